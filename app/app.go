@@ -141,6 +141,9 @@ func New(a fyne.App, opts Options) *App {
 		ap.onLoad = append(ap.onLoad, opts.OnLoad)
 	}
 	ap.Win.SetIcon(Icon)
+	if err := ap.guardInputs(); err != nil {
+		fyne.LogError("guarding the files read against exports", err)
+	}
 	ap.buildPanes(opts)
 
 	ap.Win.SetContent(ap.build())

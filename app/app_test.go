@@ -482,14 +482,18 @@ func TestCompareModeAndExport(t *testing.T) {
 	if b := img.Bounds(); b.Dx() != 300 || b.Dy() != 200 {
 		t.Errorf("compare PNG is %v, want the 300×200 asked for", b)
 	}
-	// SVG: one document with a nested <svg> per pane.
+	// SVG and PDF alike: one picture of both panes, each titled.
 	files, err = ap.ExportFile(filepath.Join(dir, "both.svg"), ExportSVG, 300, 200)
 	if err != nil {
 		t.Fatal(err)
 	}
 	svg, _ := os.ReadFile(files[0])
-	if n := strings.Count(string(svg), "<svg"); n != 3 || !strings.Contains(string(svg), `<svg x="152"`) || !strings.Contains(string(svg), `width="300pt"`) {
-		t.Errorf("compare SVG has %d <svg> elements", n)
+	if n := strings.Count(string(svg), "<svg"); len(files) != 1 || n != 1 || !strings.Contains(string(svg), `width="300pt"`) || !strings.Contains(string(svg), "A fake/cpu") || !strings.Contains(string(svg), "B fake2/cpu") {
+		t.Errorf("compare SVG: %v, %d <svg> elements", files, n)
+	}
+	files, err = ap.ExportFile(filepath.Join(dir, "both.pdf"), ExportPDF, 300, 200)
+	if err != nil || len(files) != 1 || filepath.Base(files[0]) != "both.pdf" {
+		t.Errorf("compare PDF: wrote %v (%v), want both.pdf alone", files, err)
 	}
 	// Tours, CSV and JSON: one file per pane.
 	files, err = ap.ExportFile(filepath.Join(dir, "run.tour"), ExportTour, 0, 0)

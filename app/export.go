@@ -4,10 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"image"
-	"image/color"
-	"image/draw"
-	"image/png"
 	"io"
 	"os"
 	"path/filepath"
@@ -25,7 +21,6 @@ import (
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver/report"
-	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // Export kinds: pictures of the canvas, the tour, the convergence curve, the run report.
@@ -88,16 +83,11 @@ func (p *Pane) writeExport(w io.Writer, kind string, width, height int, label st
 		}
 		return export.Write(w, kind, s, width, height)
 	case ExportTour:
-		tour, length, path := p.bestRoute()
-		if tour == nil {
-			return errors.New("export: no tour yet: run a solver first")
+		rep, in, err := p.record(false)
+		if err != nil {
+			return err
 		}
-		res, _ := p.Runner.Result()
-		comment := fmt.Sprintf("length %s, %s/%s, TSP Lab", p.in.FormatLength(length), res.Algorithm, res.Backend)
-		if path {
-			comment += "; an open path: no closing edge (tsp render --path draws it)"
-		}
-		return tsplib.WriteTour(w, p.in.Name+".tour", comment, tour)
+		return rep.WriteTour(w, in, report.TourTSPLIB)
 	case ExportSVGPath:
 		tour, _, path := p.bestRoute()
 		if tour == nil {
@@ -108,31 +98,26 @@ func (p *Pane) writeExport(w io.Writer, kind string, width, height int, label st
 		}
 		return export.WriteSVGPath(w, p.in, tour, width)
 	case ExportCSV:
-		return export.WriteCurveCSV(w, p.Curve.Points())
+		return export.WriteCurveCSV(w, p.in, p.Curve.Points())
 	case ExportJSON:
-		res, ok, err := p.resultRoute()
-		if !ok {
-			return errors.New("export: no finished run to report: stop or pause the run first")
-		}
+		rep, _, err := p.record(true)
 		if err != nil {
-			return fmt.Errorf("export: %v", err)
+			return err
 		}
-		p.mu.Lock()
-		in := p.shown()
-		p.mu.Unlock()
-		return report.New(in, res).WriteJSON(w)
+		return rep.WriteJSON(w)
 	}
 	return fmt.Errorf("export: unknown kind %q", kind)
 }
 
 // prepareExport makes what kind exports from the panes on screen and
 // returns the function that writes it to path and returns the files
-// written: in compare mode a PNG or SVG holds both panes side by side, the
-// other kinds go once per pane to NAME-A-ENGINE.EXT and NAME-B-ENGINE.EXT.
+// written: in compare mode a picture (PNG, SVG, PDF) holds both panes side
+// by side, the other kinds go once per pane to NAME-A-ENGINE.EXT and
+// NAME-B-ENGINE.EXT.
 // It fails (no tour yet, no finished run) before anything is written.
 func (a *App) prepareExport(kind string, width, height int) (write func(path string) ([]string, error), err error) {
 	panes := a.Panes()
-	if len(panes) == 1 || kind == ExportPNG || kind == ExportSVG {
+	if len(panes) == 1 || kind == ExportPNG || kind == ExportSVG || kind == ExportPDF {
 		var buf bytes.Buffer
 		if len(panes) == 1 {
 			err = panes[0].WriteExport(&buf, kind, width, height)
@@ -142,7 +127,12 @@ func (a *App) prepareExport(kind string, width, height int) (write func(path str
 		if err != nil {
 			return nil, err
 		}
-		return func(path string) ([]string, error) { return []string{path}, writeWhole(path, buf.Bytes()) }, nil
+		return func(path string) ([]string, error) {
+			if err := a.checkOutput(path); err != nil {
+				return nil, err
+			}
+			return []string{path}, writeWhole(path, buf.Bytes())
+		}, nil
 	}
 	parts := make([][]byte, len(panes))
 	tags := make([]string, len(panes))
@@ -155,11 +145,17 @@ func (a *App) prepareExport(kind string, width, height int) (write func(path str
 		tags[i] = fmt.Sprintf("%c-%s", 'A'+i, strings.ReplaceAll(p.engineName(), "/", "-"))
 	}
 	return func(path string) ([]string, error) {
+		if err := a.checkOutput(path); err != nil {
+			return nil, err
+		}
 		ext := filepath.Ext(path)
 		base := strings.TrimSuffix(path, ext)
 		var out []string
 		for i, data := range parts {
 			name := fmt.Sprintf("%s-%s%s", base, tags[i], ext)
+			if err := a.checkOutput(name); err != nil {
+				return out, err
+			}
 			if err := writeWhole(name, data); err != nil {
 				return out, err
 			}
@@ -172,104 +168,19 @@ func (a *App) prepareExport(kind string, width, height int) (write func(path str
 // paneLabel names compare pane i and its engine: "A auto/cpu".
 func paneLabel(i int, p *Pane) string { return fmt.Sprintf("%c %s", 'A'+i, p.engineName()) }
 
-// gutter is the grey gap between the panes of a side-by-side picture.
-const gutter = 4
-
-// paneWidths splits width into n pictures and the gutters between them.
-func paneWidths(width, n int) ([]int, error) {
-	free := width - gutter*(n-1)
-	if free < n {
-		return nil, fmt.Errorf("export: width %d is too narrow for %d panes side by side", width, n)
-	}
-	ws := make([]int, n)
-	for i := range ws {
-		ws[i] = free / n
-	}
-	ws[n-1] += free % n
-	return ws, nil
-}
-
-// writeSideBySide draws the panes side by side, each titled, in one PNG or
-// SVG of width × height (height 0: the instance's aspect ratio).
+// writeSideBySide draws the panes side by side, each titled with its
+// label, in one picture of width × height (height 0: the instance's
+// aspect ratio).
 func writeSideBySide(w io.Writer, kind string, panes []*Pane, width, height int) error {
-	ws, err := paneWidths(width, len(panes))
-	if err != nil {
-		return err
-	}
-	if height <= 0 {
-		height = max(1, export.Height(panes[0].ExportScene(), ws[0]))
-	}
-	var parts [][]byte
+	scenes := make([]export.Scene, len(panes))
 	for i, p := range panes {
-		var buf bytes.Buffer
-		if err := p.writeExport(&buf, kind, ws[i], height, paneLabel(i, p)); err != nil {
-			return fmt.Errorf("pane %c: %w", 'A'+i, err)
+		if p.in == nil {
+			return errors.New("export: no instance loaded")
 		}
-		parts = append(parts, buf.Bytes())
+		scenes[i] = p.ExportScene()
+		scenes[i].Title = paneLabel(i, p) + " · " + scenes[i].Title
 	}
-	switch kind {
-	case ExportPNG:
-		return composePNG(w, parts)
-	case ExportSVG:
-		return composeSVG(w, parts, ws, height)
-	}
-	return fmt.Errorf("export: %s cannot hold two panes", kind)
-}
-
-// composePNG decodes PNG pictures and writes them left to right, with a
-// grey gutter between them, as one PNG.
-func composePNG(w io.Writer, parts [][]byte) error {
-	var imgs []image.Image
-	wsum, hmax := 0, 0
-	for _, b := range parts {
-		img, err := png.Decode(bytes.NewReader(b))
-		if err != nil {
-			return err
-		}
-		imgs = append(imgs, img)
-		wsum += img.Bounds().Dx()
-		hmax = max(hmax, img.Bounds().Dy())
-	}
-	wsum += gutter * (len(imgs) - 1)
-	out := image.NewRGBA(image.Rect(0, 0, wsum, hmax))
-	draw.Draw(out, out.Rect, image.NewUniform(color.RGBA{128, 128, 128, 255}), image.Point{}, draw.Src)
-	x := 0
-	for _, img := range imgs {
-		r := image.Rect(x, 0, x+img.Bounds().Dx(), img.Bounds().Dy())
-		draw.Draw(out, r, img, img.Bounds().Min, draw.Src)
-		x = r.Max.X + gutter
-	}
-	return png.Encode(w, out)
-}
-
-// composeSVG nests SVG documents of widths ws and height side by side,
-// with the gutter between them, in one SVG document.
-func composeSVG(w io.Writer, parts [][]byte, ws []int, height int) error {
-	var b bytes.Buffer
-	total := gutter * (len(parts) - 1)
-	for _, wd := range ws {
-		total += wd
-	}
-	fmt.Fprintf(&b, "<?xml version=\"1.0\"?>\n<svg width=\"%dpt\" height=\"%dpt\" viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n", total, height, total, height)
-	x := 0
-	for i, p := range parts {
-		s := string(p)
-		start := strings.Index(s, "<svg")
-		if start < 0 {
-			return errors.New("export: the SVG writer produced no <svg> element")
-		}
-		end := strings.Index(s[start:], ">")
-		if end < 0 {
-			return errors.New("export: unterminated <svg> element")
-		}
-		fmt.Fprintf(&b, "<svg x=\"%d\" y=\"0\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">", x, ws[i], height, ws[i], height)
-		b.WriteString(s[start+end+1:])
-		b.WriteString("\n")
-		x += ws[i] + gutter
-	}
-	b.WriteString("</svg>\n")
-	_, err := w.Write(b.Bytes())
-	return err
+	return export.WriteSideBySide(w, kind, scenes, width, height)
 }
 
 // isPicture reports whether kind is a picture, which has a size (the
@@ -382,16 +293,34 @@ func (a *App) saveDialog(kind string, width, height int) {
 			showErrorDialog(err, a.Win)
 			return
 		}
-		dialog.ShowInformation("Exported", "Wrote "+strings.Join(files, ", "), a.Win)
+		dialog.ShowInformation("Exported", wroteMessage(files), a.Win)
 	}, a.Win)
 	name := "tour"
 	if in := a.Panes()[0].Instance(); in != nil {
 		name = in.Name
 	}
-	d.SetFileName(name + "." + fileExt(kind))
+	d.SetFileName(exportName(kind, name, a.inputs()))
+	if a.current != "" {
+		if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(a.current))); err == nil {
+			d.SetLocation(l)
+		}
+	}
 	d.SetFilter(storage.NewExtensionFileFilter([]string{"." + fileExt(kind)}))
 	d.Resize(fyne.NewSize(800, 560))
 	d.Show()
+}
+
+// wroteMessage says what an export wrote: the file, or in compare mode
+// a file per pane, each named with its pane.
+func wroteMessage(files []string) string {
+	if len(files) == 1 {
+		return "Wrote " + files[0]
+	}
+	lines := []string{fmt.Sprintf("Wrote %d files, one per pane:", len(files))}
+	for i, f := range files {
+		lines = append(lines, fmt.Sprintf("%c: %s", 'A'+i, f))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // writeWhole replaces path with data atomically, as the command line does.

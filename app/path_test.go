@@ -13,6 +13,7 @@ import (
 
 	"github.com/tsplab/tsplab/canvas"
 	"github.com/tsplab/tsplab/internal/fakeengine"
+	"github.com/tsplab/tsplab/solver/instfile"
 	"github.com/tsplab/tsplab/solver/route"
 	"github.com/tsplab/tsplab/solver/session"
 	"github.com/tsplab/tsplab/solver/tsplib"
@@ -80,7 +81,7 @@ func TestOpenPathRunDrawnAsPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(svg)
-	i := strings.Index(string(b), `style="fill:none;stroke:#1F4E9A`)
+	i := strings.Index(string(b), `style="fill:none;stroke:#FF961E`) // the tour's colour, the app's
 	j := strings.LastIndex(string(b)[:i], "<path")
 	if seg := strings.Count(string(b)[j:i], "L") + strings.Count(string(b)[j:i], "Z"); seg != 9 {
 		t.Errorf("the exported path has %d segments, want 9", seg)
@@ -206,5 +207,37 @@ func TestPathOptionSetsTheSingleView(t *testing.T) {
 		if r := ap.Single.settings.route; r.Route() != c.route || c.ends != "" && r.Ends() != c.ends || r.menu.Selected != routeLabels[c.route] {
 			t.Errorf("--path %s: route %q ends %q menu %q", c.opt, r.Route(), r.Ends(), r.menu.Selected)
 		}
+	}
+}
+
+// A tour file that says it is an open path (as tsp solve --open and the
+// app's export write it) opens as a path: drawn without the closing edge,
+// its length the path's; the app's own export of a path run says so, and
+// reads back as a path.
+func TestOpenTourOfAPath(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	file := openLine(t, ap, loads)
+	p := ap.Single
+	// x: city 2 at 0, 7 at 10, 4 at 20, 9 at 30, 1 at 40, 6 at 50, 10 at 60, 3 at 70, 8 at 80, 5 at 90
+	pathFile := writeFile(t, filepath.Dir(file), "p.tour", "NAME : line\nCOMMENT : "+tsplib.PathNote("2", "5")+"\nTYPE : TOUR\nDIMENSION : 10\nTOUR_SECTION\n2 7 4 9 1 6 10 3 8 5\n-1\nEOF\n")
+	if err := ap.OpenStartTour(pathFile); err != nil {
+		t.Fatal(err)
+	}
+	s := p.View.Scene()
+	if !s.Path || !strings.Contains(s.Title, "90 (open path)") || p.numbers.value["Best"].Text != "90" {
+		t.Errorf("an opened path: Path %v, title %q, Best %q: want drawn open, length 90", s.Path, s.Title, p.numbers.value["Best"].Text)
+	}
+	// the export of an open path run reads back as a path
+	p.SetSettings(fakeSettings(100 * time.Millisecond))
+	pickRoute(p, RouteOpen)
+	test.Tap(p.controls.run)
+	settle(t, p)
+	out := filepath.Join(t.TempDir(), "run.tour")
+	if _, err := ap.ExportFile(out, ExportTour, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, isPath, err := instfile.ReadRoute(out, p.Instance()); err != nil || !isPath {
+		t.Errorf("the exported path reads back as a path: %v, %v", isPath, err)
 	}
 }

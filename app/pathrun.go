@@ -1,12 +1,14 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/instfile"
+	"github.com/tsplab/tsplab/solver/report"
 	"github.com/tsplab/tsplab/solver/session"
 )
 
@@ -15,6 +17,7 @@ import (
 type startTour struct {
 	tour []int  // nil: none
 	file string // where it was read from
+	path bool   // the file says the tour is an open path
 }
 
 // isPath reports whether the pane's last run is a path (p.mu held).
@@ -58,6 +61,9 @@ func (p *Pane) onRoute(pr session.Progress) session.Progress {
 // tour, and the start tour once one is opened (p.mu held).
 func (p *Pane) idleScene() export.Scene {
 	s := export.SceneFor(p.in, p.start.tour, nil, p.optimal)
+	if p.start.path {
+		s.Path, s.Title = true, export.TitleForPath(p.in, p.start.tour)
+	}
 	if p.start.tour != nil {
 		s.Title += " · start " + filepath.Base(p.start.file)
 	}
@@ -65,20 +71,27 @@ func (p *Pane) idleScene() export.Scene {
 }
 
 // SetStartTour makes t, a tour of the pane's instance read from file, the
-// start of the next runs, and shows it (nil: none).
-func (p *Pane) SetStartTour(t []int, file string) {
+// start of the next runs, and shows it (nil: none): as an open path when
+// the file says it is one (isPath).
+func (p *Pane) SetStartTour(t []int, file string, isPath bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.in == nil {
 		return
 	}
-	p.start = startTour{tour: t, file: file}
+	p.start = startTour{tour: t, file: file, path: isPath && t != nil}
 	if st := p.Runner.State(); st == session.Idle {
 		p.View.SetScene(p.idleScene())
 		// The numbers are of the tour drawn: the opened one.
 		if t != nil {
 			l := solver.TourLength(p.in, t)
+			if isPath {
+				l = solver.PathLength(p.in, t)
+			}
 			p.setLengths(l, l)
+			if isPath {
+				p.setNumber("Gap", "none: the optimum is a tour's")
+			}
 		}
 	}
 	if t != nil {
@@ -101,12 +114,12 @@ func (a *App) OpenStartTour(path string) error {
 	if in == nil {
 		return fmt.Errorf("open tour: no instance loaded: open the instance the tour is of first")
 	}
-	t, err := instfile.ReadStartTour(path, in)
+	t, isPath, err := instfile.ReadRoute(path, in)
 	if err != nil {
 		return err
 	}
 	for _, p := range []*Pane{a.Single, a.Left, a.Right} {
-		p.SetStartTour(t, path)
+		p.SetStartTour(t, path, isPath)
 	}
 	return nil
 }
@@ -139,4 +152,40 @@ func (p *Pane) resultRoute() (solver.Result, bool, error) {
 	}
 	res, err := rt.Finish(res)
 	return res, ok, err
+}
+
+// record is the run's Report, every export's record of it, with the
+// instance its lengths are of: the finished run's result with finished;
+// else, while a run goes on, its best tour so far. A path run's is the
+// route's (route.Route.Finish): its tour the path, its length without
+// the closing edge. The lower bound the pane shows is the report's.
+func (p *Pane) record(finished bool) (report.Report, *solver.Instance, error) {
+	res, ok := p.Runner.Result()
+	if finished && !ok {
+		return report.Report{}, nil, errors.New("export: no finished run to report: stop or pause the run first")
+	}
+	if !finished {
+		t, l := p.Runner.Best()
+		if t == nil {
+			return report.Report{}, nil, errors.New("export: no tour yet: run a solver first")
+		}
+		res.Tour, res.Length = t, l
+	}
+	p.mu.Lock()
+	rt, in, lb := p.route, p.shown(), int64(0)
+	if p.bound.in == p.in {
+		lb = p.bound.value
+	}
+	p.mu.Unlock()
+	if rt != nil {
+		var err error
+		if res, err = rt.Finish(res); err != nil {
+			return report.Report{}, nil, fmt.Errorf("export: %v", err)
+		}
+	}
+	rep := report.New(in, res)
+	if lb > 0 && (rt == nil || !rt.IsPath()) {
+		rep.SetLowerBound(in, lb)
+	}
+	return rep, in, nil
 }

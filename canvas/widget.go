@@ -187,13 +187,14 @@ type tourViewRenderer struct {
 	frames int // refreshes asked of the raster
 }
 
-// Legend entries of the TourView, in the order they are listed.
+// Legend entries of the TourView, in the order they are listed: those
+// of exported pictures (export.LegendFor).
 const (
-	LegendTour    = "tour"
-	LegendBest    = "best tour"
-	LegendOptimal = "optimal tour (dashed)"
-	LegendChanged = "recently changed"
-	LegendEnds    = "ends of the path"
+	LegendTour    = export.LegendTour
+	LegendBest    = export.LegendBest
+	LegendOptimal = export.LegendOptimal
+	LegendChanged = export.LegendChanged
+	LegendEnds    = export.LegendEnds
 )
 
 // legend names what the view draws, at its bottom left: a row per entry
@@ -237,25 +238,7 @@ func newLegend(st export.Style) *legend {
 }
 
 // LegendFor lists the legend entries of what the view draws of s.
-func LegendFor(s export.Scene) []string {
-	var out []string
-	if s.Tour != nil {
-		out = append(out, LegendTour)
-	}
-	if s.Best != nil && s.Tour != nil {
-		out = append(out, LegendBest)
-	}
-	if s.Optimal != nil {
-		out = append(out, LegendOptimal)
-	}
-	if s.Tour != nil && !s.Done && s.Instance != nil && s.Instance.N <= export.HeatLimit {
-		out = append(out, LegendChanged)
-	}
-	if s.Path && (s.Tour != nil || s.Best != nil) {
-		out = append(out, LegendEnds)
-	}
-	return out
-}
+func LegendFor(s export.Scene) []string { return export.LegendFor(s) }
 
 // set shows the entries of what s draws.
 func (l *legend) set(s export.Scene) {

@@ -150,12 +150,20 @@ func TestCurvePlotsAndCSV(t *testing.T) {
 		t.Error("optimum line not drawn")
 	}
 	var buf bytes.Buffer
-	if err := export.WriteCurveCSV(&buf, pts); err != nil {
+	if err := export.WriteCurveCSV(&buf, &solver.Instance{}, pts); err != nil {
 		t.Fatal(err)
 	}
 	want := "elapsed_s,best_length\n0.100,2000\n0.200,1500\n0.400,1500\n0.500,1200\n0.600,1000\n"
 	if buf.String() != want {
 		t.Errorf("CSV:\n%s\nwant:\n%s", buf.String(), want)
+	}
+	// the lengths in the file's units, not the instance's scaled integers
+	buf.Reset()
+	if err := export.WriteCurveCSV(&buf, &solver.Instance{ScaleExp: 3, Metric: solver.GreatCircle}, pts[:2]); err != nil {
+		t.Fatal(err)
+	}
+	if want := "elapsed_s,best_length_m\n0.100,2\n0.200,1.5\n"; buf.String() != want {
+		t.Errorf("CSV of a scaled lat,lon instance:\n%s\nwant:\n%s", buf.String(), want)
 	}
 	tmax, lo, hi := export.CurveRange(pts, 900, 2*time.Second)
 	if tmax != 2*time.Second || lo != 900 || hi != 1500 { // the first point (2000) is left out

@@ -92,3 +92,19 @@ func GroupDigits(s string) string {
 	}
 	return sign + b.String()
 }
+
+// Plural writes n, its digits grouped, and the noun, its plural the noun
+// with an s unless given: "1 tour", "2 tours", "3 children".
+func Plural(n int64, noun string, pl ...string) string {
+	s := GroupDigits(strconv.FormatInt(n, 10)) + " "
+	if n == 1 {
+		return s + noun
+	}
+	if len(pl) > 0 {
+		return s + pl[0]
+	}
+	if strings.HasSuffix(noun, "ch") || strings.HasSuffix(noun, "ss") {
+		return s + noun + "es"
+	}
+	return s + noun + "s"
+}

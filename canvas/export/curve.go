@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // CurvePoint is one point of a convergence curve: the best tour length known after Elapsed.
@@ -102,14 +104,21 @@ func RenderCurve(dst *image.RGBA, pts []CurvePoint, optimum int64, xmax time.Dur
 	dot(dst, int(px+0.5), int(py+0.5), 1, st.Line)
 }
 
-// WriteCurveCSV writes pts as CSV with the header "elapsed_s,best_length".
-func WriteCurveCSV(w io.Writer, pts []CurvePoint) error {
+// WriteCurveCSV writes pts, a curve of lengths of in, as CSV with the
+// header "elapsed_s,best_length" ("best_length_m" for metres): the
+// lengths in the file's own units (Instance.FormatLength), as the run
+// report gives them.
+func WriteCurveCSV(w io.Writer, in *solver.Instance, pts []CurvePoint) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"elapsed_s", "best_length"}); err != nil {
+	col := "best_length"
+	if u := in.LengthUnit(); u != "" {
+		col += "_" + u
+	}
+	if err := cw.Write([]string{"elapsed_s", col}); err != nil {
 		return err
 	}
 	for _, p := range pts {
-		if err := cw.Write([]string{strconv.FormatFloat(p.Elapsed.Seconds(), 'f', 3, 64), strconv.FormatInt(p.Best, 10)}); err != nil {
+		if err := cw.Write([]string{strconv.FormatFloat(p.Elapsed.Seconds(), 'f', 3, 64), in.FormatLength(p.Best)}); err != nil {
 			return err
 		}
 	}

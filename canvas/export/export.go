@@ -40,28 +40,13 @@ const MaxSize = 16384
 // solid block.
 const DotLimit = 20000
 
-// Colours of an exported picture.
-var (
-	exportBackground = color.White
-	exportTour       = color.RGBA{R: 0x1f, G: 0x4e, B: 0x9a, A: 0xff}
-	exportBest       = color.RGBA{R: 0xb0, G: 0xb8, B: 0xc8, A: 0xff}
-	exportOptimal    = color.NRGBA{R: 0x4c, G: 0xb0, B: 0x50, A: 0x80}
-	exportCity       = color.RGBA{R: 0xc0, G: 0x39, B: 0x2b, A: 0xff}
-	exportText       = color.Black
-)
-
-// exportStyle is the Rasterizer palette of pictures above DotLimit
-// cities: the vector colours on white, the densest tour pixels darker.
-func exportStyle() Style {
-	return Style{
-		Background: color.RGBA{R: 255, G: 255, B: 255, A: 255},
-		City:       exportCity,
-		Tour:       exportTour,
-		Dense:      color.RGBA{R: 0x0a, G: 0x1a, B: 0x3a, A: 0xff},
-		Best:       exportBest,
-		Optimal:    color.RGBA{R: 0xa6, G: 0xd8, B: 0xa8, A: 0xff},
-		CityRadius: 1,
-	}
+// pictureStyle is the palette of an exported picture: the app's
+// (DefaultStyle, defined once for both), without the tint of recent
+// changes, which a picture does not show.
+func pictureStyle() Style {
+	st := DefaultStyle()
+	st.Heat.A = 0
+	return st
 }
 
 // Scene is what a picture of a tour shows, live in the app or exported.
@@ -193,6 +178,92 @@ func Height(s Scene, width int) int {
 // aspect ratio kept. An instance without coordinates or an invalid tour
 // is an error.
 func Write(w io.Writer, format string, s Scene, width, height int) error {
+	return WriteSideBySide(w, format, []Scene{s}, width, height)
+}
+
+// Gutter is the gap between the scenes of a picture side by side.
+const Gutter = 4
+
+// SceneWidths splits width into n pictures and the gutters between them.
+func SceneWidths(width, n int) ([]int, error) {
+	free := width - Gutter*(n-1)
+	if n < 1 || free < n {
+		return nil, fmt.Errorf("export: width %d is too narrow for %d pictures side by side", width, n)
+	}
+	ws := make([]int, n)
+	for i := range ws {
+		ws[i] = free / n
+	}
+	ws[n-1] += free % n
+	return ws, nil
+}
+
+// WriteSideBySide is Write of scenes left to right in one picture of
+// width × height (height 0: Height of the first for its share of the
+// width), each with its title, a grey gutter between them: the panes of
+// compare mode, alike in PNG, SVG and PDF.
+func WriteSideBySide(w io.Writer, format string, scenes []Scene, width, height int) error {
+	if width <= 0 || width > MaxSize {
+		return fmt.Errorf("export: width %d out of range 1..%d", width, MaxSize)
+	}
+	ws, err := SceneWidths(width, len(scenes))
+	if err != nil {
+		return err
+	}
+	for i, s := range scenes {
+		if err := checkScene(s); err != nil {
+			if len(scenes) > 1 {
+				return fmt.Errorf("pane %c: %w", 'A'+i, err)
+			}
+			return err
+		}
+	}
+	if height <= 0 {
+		height = Height(scenes[0], ws[0])
+	}
+	if height > MaxSize {
+		return fmt.Errorf("export: height %d out of range 1..%d", height, MaxSize)
+	}
+	W, H := vg.Length(width), vg.Length(height)
+	paint := func(c vg.Canvas) {
+		fillRect(c, 0, W, H, color.RGBA{R: 128, G: 128, B: 128, A: 255})
+		x := 0
+		for i, s := range scenes {
+			c.Push()
+			c.Translate(vg.Point{X: vg.Length(x)})
+			fillRect(c, 0, vg.Length(ws[i]), H, pictureStyle().Background)
+			draw(c, s, ws[i], height)
+			c.Pop()
+			x += ws[i] + Gutter
+		}
+	}
+	switch format {
+	case FormatPNG:
+		// 72 dpi makes one point one pixel.
+		c := vgimg.NewWith(vgimg.UseWH(W, H), vgimg.UseDPI(72), vgimg.UseBackgroundColor(pictureStyle().Background))
+		paint(c)
+		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+		return err
+	case FormatSVG, FormatPDF:
+		var c interface {
+			vg.Canvas
+			io.WriterTo
+		}
+		if format == FormatSVG {
+			c = vgsvg.New(W, H)
+		} else {
+			c = vgpdf.New(W, H)
+		}
+		paint(c)
+		_, err := c.WriteTo(w)
+		return err
+	}
+	return fmt.Errorf("export: unknown format %q (want png, svg or pdf)", format)
+}
+
+// checkScene fails for a scene that cannot be drawn: no instance, no
+// coordinates, a tour that is not one of its instance.
+func checkScene(s Scene) error {
 	in := s.Instance
 	if in == nil {
 		return fmt.Errorf("export: no instance to draw")
@@ -210,49 +281,18 @@ func Write(w io.Writer, format string, s Scene, width, height int) error {
 			}
 		}
 	}
-	if width <= 0 || width > MaxSize {
-		return fmt.Errorf("export: width %d out of range 1..%d", width, MaxSize)
-	}
-	if height <= 0 {
-		height = Height(s, width)
-	}
-	if height > MaxSize {
-		return fmt.Errorf("export: height %d out of range 1..%d", height, MaxSize)
-	}
-	W, H := vg.Length(width), vg.Length(height)
-	switch format {
-	case FormatPNG:
-		// 72 dpi makes one point one pixel.
-		c := vgimg.NewWith(vgimg.UseWH(W, H), vgimg.UseDPI(72), vgimg.UseBackgroundColor(exportBackground))
-		draw(c, s, width, height)
-		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
-		return err
-	case FormatSVG, FormatPDF:
-		var c interface {
-			vg.Canvas
-			io.WriterTo
-		}
-		if format == FormatSVG {
-			c = vgsvg.New(W, H)
-		} else {
-			c = vgpdf.New(W, H)
-		}
-		fillBackground(c, W, H)
-		draw(c, s, width, height)
-		_, err := c.WriteTo(w)
-		return err
-	}
-	return fmt.Errorf("export: unknown format %q (want png, svg or pdf)", format)
+	return nil
 }
 
-func fillBackground(c vg.Canvas, w, h vg.Length) {
+// fillRect fills the rectangle from (x, 0) to (x+w, h) with clr.
+func fillRect(c vg.Canvas, x, w, h vg.Length, clr color.Color) {
 	var p vg.Path
-	p.Move(vg.Point{})
-	p.Line(vg.Point{X: w})
-	p.Line(vg.Point{X: w, Y: h})
-	p.Line(vg.Point{Y: h})
+	p.Move(vg.Point{X: x})
+	p.Line(vg.Point{X: x + w})
+	p.Line(vg.Point{X: x + w, Y: h})
+	p.Line(vg.Point{X: x, Y: h})
 	p.Close()
-	c.SetColor(exportBackground)
+	c.SetColor(clr)
 	c.Fill(p)
 }
 
@@ -328,10 +368,11 @@ func draw(c vg.Canvas, s Scene, width, height int) {
 	}
 	face := font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: "Sans"}, font.Length(titleSize(width)))
 	if face.Face != nil {
-		c.SetColor(exportText)
+		c.SetColor(pictureStyle().City)
 		base := float64(height) - m/2 - titleH*0.75
-		c.FillString(face, vg.Point{X: vg.Length(m), Y: vg.Length(base)}, title)
+		fillString(c, face, vg.Point{X: vg.Length(m), Y: vg.Length(base)}, title)
 	}
+	drawLegend(c, s, width)
 }
 
 // drawVector draws the tours of s as paths and its cities as discs, with
@@ -354,6 +395,7 @@ func drawVector(c vg.Canvas, s Scene, width, height int) {
 	case n > 200:
 		r = 1.8
 	}
+	st := pictureStyle()
 	stroke := func(t []int, clr color.Color, wd float64, open bool) {
 		if len(t) < 2 {
 			return
@@ -378,9 +420,11 @@ func drawVector(c vg.Canvas, s Scene, width, height int) {
 		c.SetLineWidth(vg.Length(wd))
 		c.Stroke(p)
 	}
-	stroke(s.Optimal, exportOptimal, lineW*3, false)
-	stroke(s.Best, exportBest, lineW*1.5, s.Path)
-	stroke(s.Tour, exportTour, lineW, s.Path)
+	c.SetLineDash(optimalDash(lineW), 0)
+	stroke(s.Optimal, st.Optimal, lineW, false)
+	c.SetLineDash(nil, 0)
+	stroke(s.Best, st.Best, lineW*1.5, s.Path)
+	stroke(s.Tour, st.Tour, lineW, s.Path)
 	if t := cmpOr(s.Tour, s.Best); s.Path && len(t) >= 2 {
 		// The ends of a path, as rings of the tour's colour.
 		var ends vg.Path
@@ -390,11 +434,11 @@ func drawVector(c vg.Canvas, s Scene, width, height int) {
 			ends.Arc(q, vg.Length(r*2.5), 0, 2*math.Pi)
 			ends.Close()
 		}
-		c.SetColor(exportTour)
+		c.SetColor(st.Tour)
 		c.SetLineWidth(vg.Length(lineW * 1.5))
 		c.Stroke(ends)
 	}
-	c.SetColor(exportCity)
+	c.SetColor(st.City)
 	var p vg.Path
 	for i := 0; i < n; i++ {
 		q := pt(i)
@@ -421,7 +465,7 @@ func drawRaster(c vg.Canvas, s Scene, width, height int) {
 	ah := max(1, int(float64(height)-2*m-titleH))
 	img := image.NewRGBA(image.Rect(0, 0, aw, ah))
 	var r Rasterizer
-	r.Render(img, Scene{Instance: s.Instance, Tour: s.Tour, Best: s.Best, Optimal: s.Optimal, Path: s.Path}, FitView(r.Bounds(s.Instance)), exportStyle())
+	r.Render(img, Scene{Instance: s.Instance, Tour: s.Tour, Best: s.Best, Optimal: s.Optimal, Path: s.Path}, FitView(r.Bounds(s.Instance)), pictureStyle())
 	min := vg.Point{X: vg.Length(m), Y: vg.Length(m)}
 	c.DrawImage(vg.Rectangle{Min: min, Max: vg.Point{X: min.X + vg.Length(aw), Y: min.Y + vg.Length(ah)}}, img)
 }

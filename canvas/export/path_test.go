@@ -2,6 +2,8 @@ package export
 
 import (
 	"bytes"
+	"fmt"
+	"image/color"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,7 +14,11 @@ import (
 // of that colour, which mark a path's ends.
 func tourSegments(t *testing.T, svg string) (segments, rings int) {
 	t.Helper()
-	re := regexp.MustCompile(`<path d="([^"]*)" style="fill:none;stroke:#1F4E9A`)
+	re := regexp.MustCompile(`<path d="([^"]*)" style="fill:none;stroke:` + svgColor(pictureStyle().Tour))
+	// the picture is what comes before the title; the legend follows it
+	if i := strings.Index(svg, "<text"); i >= 0 {
+		svg = svg[:i]
+	}
 	lines := 0
 	for _, m := range re.FindAllStringSubmatch(svg, -1) {
 		if strings.Contains(m[1], "A") {
@@ -27,6 +33,9 @@ func tourSegments(t *testing.T, svg string) (segments, rings int) {
 	}
 	return segments, rings
 }
+
+// svgColor is c as vgsvg writes it in a style: #RRGGBB.
+func svgColor(c color.RGBA) string { return fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B) }
 
 func TestExportSVGPathHasNoClosingEdge(t *testing.T) {
 	for _, n := range []int{2, 5, 12, 300} {

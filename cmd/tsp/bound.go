@@ -14,6 +14,7 @@ import (
 	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/instfile"
 	"github.com/tsplab/tsplab/solver/report"
 	"github.com/tsplab/tsplab/solver/session"
 )
@@ -31,11 +32,14 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkTargets("bound", []string{r.file}, target{"--json", r.jsonOut}); err != nil {
+	if err := checkTargets("bound", []string{r.file, r.optima}, target{"--json", r.jsonOut}); err != nil {
 		return err
 	}
 	in, err := loadInstance(r.file, r.optima, r.optimum, r.optimumGiven)
 	if err != nil {
+		return err
+	}
+	if err := checkTargets("bound", instfile.InputsOf(r.file, in), target{"--json", r.jsonOut}); err != nil {
 		return err
 	}
 	if err := chooseBoundDevice(&r.opts, r.backend); err != nil {

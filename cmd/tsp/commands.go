@@ -104,7 +104,7 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	tour, err := instfile.ReadTourFor(pos[1], in)
+	tour, isPath, err := instfile.ReadRoute(pos[1], in)
 	if err != nil {
 		return err
 	}
@@ -114,8 +114,14 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 	if err := in.CheckFixedEdges(tour); err != nil {
 		return fmt.Errorf("%s: %v", pos[1], err)
 	}
-	l := solver.TourLength(in, tour)
 	fmt.Fprintf(e.stdout, "instance: %s (%s)\n", in.Name, report.Plural(in.N, "city", "cities"))
+	if isPath {
+		// the file says its cities are an open path: no closing edge, and no gap to the optimum, which is a tour's
+		fmt.Fprintf(e.stdout, "open path from %s to %s (no edge back to the first city)\n", in.CityLabel(tour[0]), in.CityLabel(tour[len(tour)-1]))
+		fmt.Fprintf(e.stdout, "%s\n", in.FormatLength(solver.PathLength(in, tour)))
+		return nil
+	}
+	l := solver.TourLength(in, tour)
 	if g, ok := in.Gap(l); ok {
 		fmt.Fprintf(e.stdout, "gap: %s%% above the optimum %s\n", solver.GroupDigits(fmt.Sprintf("%.4f", g)), in.HumanLength(in.Optimum))
 	} else if in.HasOptimum() {
@@ -247,7 +253,7 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	optima := fs.String("optima", "", "also look for optima.csv in `DIR`")
 	optimum := fs.Int64("optimum", 0, "known optimum `N` for the gap in the title")
 	svgPath := fs.Bool("svg-path", false, "write the tour as one SVG path for a plotter (needs --tour and an .svg --out)")
-	open := fs.Bool("path", false, "draw the tour as an open path, without the edge from its last city to its first (the --out of tsp solve --open or --ends)")
+	open := fs.Bool("path", false, "draw the tour as an open path, without the edge from its last city to its first (a tour file that tsp solve --open or --ends wrote says so itself)")
 	pos, err := parse(fs, "render", args, 1, 1)
 	if err != nil {
 		return err
@@ -268,22 +274,25 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	if err := checkInts("render", intRange{"optimum", *optimum, 0, math.MaxInt64}); err != nil {
 		return err
 	}
-	if err := checkTargets("render", []string{pos[0], *tourPath}, target{"--out", *out}); err != nil {
+	if err := checkTargets("render", []string{pos[0], *tourPath, *optima}, target{"--out", *out}); err != nil {
 		return err
 	}
 	in, err := loadInstance(pos[0], *optima, *optimum, given(fs, "optimum"))
 	if err != nil {
 		return err
 	}
+	if err := checkTargets("render", instfile.InputsOf(pos[0], in), target{"--out", *out}); err != nil {
+		return err
+	}
 	if !in.HasCoords() {
 		return fmt.Errorf("%s: %s has no coordinates to draw (EXPLICIT without DISPLAY_DATA_SECTION)", pos[0], in.Name)
 	}
-	s, err := renderScene(e, pos[0], in, *tourPath, *optimal)
+	s, isPath, err := renderScene(e, pos[0], in, *tourPath, *optimal)
 	if err != nil {
 		return err
 	}
-	s.Path = *open
-	if *svgPath && *open {
+	s.Path = *open || isPath
+	if *svgPath && s.Path {
 		return atomicfile.Write(*out, func(w io.Writer) error { return export.WriteSVGOpenPath(w, in, s.Tour, *width) })
 	}
 	if *svgPath {
@@ -296,29 +305,28 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	return atomicfile.Write(*out, func(w io.Writer) error { return export.Write(w, format, s, *width, *height) })
 }
 
-// renderScene reads the tours render draws: the --tour file and, with
-// optimal, the optimal tour beside the instance file at path.
-func renderScene(e *env, path string, in *solver.Instance, tourPath string, optimal bool) (export.Scene, error) {
-	s := export.Scene{Instance: in}
+// renderScene reads the tours render draws: the --tour file, and whether
+// it says it is an open path, and, with optimal, the optimal tour beside
+// the instance file at path.
+func renderScene(e *env, path string, in *solver.Instance, tourPath string, optimal bool) (s export.Scene, isPath bool, err error) {
+	s = export.Scene{Instance: in}
 	if tourPath != "" {
-		t, err := instfile.ReadTourFor(tourPath, in)
-		if err != nil {
-			return s, err
+		if s.Tour, isPath, err = instfile.ReadRoute(tourPath, in); err != nil {
+			return s, false, err
 		}
-		s.Tour = t
 	}
 	if optimal {
 		if p := tsplib.OptTourPath(path, in); p != "" {
 			t, err := tsplib.ReadTour(p, in.N)
 			if err != nil {
-				return s, err
+				return s, false, err
 			}
 			s.Optimal = t
 		} else {
 			fmt.Fprintf(e.stderr, "tsp: note: no optimal tour beside %s (looked for %s.opt.tour)\n", path, in.Name)
 		}
 	}
-	return s, nil
+	return s, isPath, nil
 }
 
 // given reports whether the flag name was set on the command line.

@@ -397,13 +397,11 @@ func checkTargets(cmd string, inputs []string, targets ...target) error {
 		if t.path == "" || t.path == "-" {
 			continue
 		}
-		for _, in := range inputs {
-			if in != "" && in != "-" && samePath(in, t.path) {
-				return usagef(cmd, "%s %s is an input file: name another file for the output", t.flag, t.path)
-			}
+		if atomicfile.InputAt(t.path, inputs) != "" {
+			return usagef(cmd, "%s %s is an input file: name another file for the output", t.flag, t.path)
 		}
 		for _, u := range targets[:i] {
-			if u.path != "" && u.path != "-" && samePath(u.path, t.path) {
+			if u.path != "" && u.path != "-" && atomicfile.SamePath(u.path, t.path) {
 				return usagef(cmd, "%s and %s both name %s: give each output its own file", u.flag, t.flag, t.path)
 			}
 		}
@@ -412,18 +410,6 @@ func checkTargets(cmd string, inputs []string, targets ...target) error {
 		}
 	}
 	return nil
-}
-
-// samePath reports whether a and b name the same file: the same absolute path, or the same existing file through a link.
-func samePath(a, b string) bool {
-	aa, err1 := filepath.Abs(a)
-	bb, err2 := filepath.Abs(b)
-	if err1 == nil && err2 == nil && aa == bb {
-		return true
-	}
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
 // checkTarget checks that t.path is not a folder and that its folder takes a new file; an existing device or named pipe is written as it is.

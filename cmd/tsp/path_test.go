@@ -119,7 +119,7 @@ func TestRenderPath(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := string(b)
-		i := strings.Index(s, "stroke:#1F4E9A")
+		i := strings.Index(s, "stroke:#FF961E") // the tour's colour, the app's
 		if args[len(args)-1] == "--svg-path" {
 			i = strings.Index(s, " d=\"")
 		}
@@ -136,13 +136,92 @@ func TestRenderPath(t *testing.T) {
 		}
 		return strings.Count(d, "L") + strings.Count(d, "Z"), s
 	}
-	if n, _ := segments("--width", "300"); n != 10 {
-		t.Errorf("a tour drawn with %d segments, want 10", n)
+	// the file says it is an open path: drawn open without --path too
+	if n, s := segments("--width", "300"); n != 9 || !strings.Contains(s, "line — 90 (open path)") {
+		t.Errorf("a path's file drawn with %d segments, want 9, titled with its length 90", n)
+	}
+	if n, _ := segments("--svg-path"); n != 9 {
+		t.Errorf("a path's file drawn for a plotter with %d segments, want 9", n)
 	}
 	if n, s := segments("--path", "--width", "300"); n != 9 || !strings.Contains(s, "line — 90 (open path)") {
 		t.Errorf("a path drawn with %d segments, want 9, titled with its length 90", n)
 	}
 	if n, _ := segments("--path", "--svg-path"); n != 9 {
 		t.Errorf("a plotter's path drawn with %d segments, want 9", n)
+	}
+	// a tour's file is drawn closed
+	writeTestFile(t, dir, "p.tour", "TYPE : TOUR\nDIMENSION : 10\nTOUR_SECTION\n1 2 3 4 5 6 7 8 9 10\n-1\nEOF\n")
+	if n, _ := segments("--width", "300"); n != 10 {
+		t.Errorf("a tour drawn with %d segments, want 10", n)
+	}
+}
+
+// A path written in every tour format reads back as a path: its file
+// says so (a comment, a GeoJSON property, a GPX description, the
+// report's route), GeoJSON and GPX do not close it, tsp eval gives the
+// path's length, not the tour's it would close, and tsp render draws it
+// open and titles the path's length.
+func TestPathFilesReadBackAsPaths(t *testing.T) {
+	dir := t.TempDir()
+	inst := writeTestFile(t, dir, "stops.csv", "name,lat,lon\nBerlin,52.52,13.405\nParis,48.8566,2.3522\nLondon,51.5074,-0.1278\nBrussels,50.85,4.35\nAmsterdam,52.37,4.89\nLyon,45.76,4.83\n")
+	for _, route := range [][]string{{"--open"}, {"--ends", "London,Berlin"}} {
+		rep := filepath.Join(dir, "run.json")
+		for _, ext := range []string{".tour", ".txt", ".csv", ".geojson", ".gpx"} {
+			out := filepath.Join(dir, "path"+ext)
+			args := append([]string{"solve", inst, "--backend", "cpu", "--time", "0.2", "--quiet", "--out", out, "--json", rep}, route...)
+			if code, _, stderr := tsp(t, args...); code != 0 {
+				t.Fatalf("%v: exit %d: %s", args, code, stderr)
+			}
+			var r struct {
+				Length float64 `json:"length"`
+				Tour   []int   `json:"tour"`
+			}
+			b, _ := os.ReadFile(rep)
+			if err := json.Unmarshal(b, &r); err != nil {
+				t.Fatal(err)
+			}
+			data, _ := os.ReadFile(out)
+			if !strings.Contains(string(data), "open path") {
+				t.Errorf("%v %s does not say it is an open path:\n%s", route, ext, data)
+			}
+			switch ext {
+			case ".geojson":
+				var g struct {
+					Features []struct {
+						Geometry struct {
+							Coordinates [][2]float64 `json:"coordinates"`
+						} `json:"geometry"`
+						Properties struct {
+							LengthM float64 `json:"length_m"`
+						} `json:"properties"`
+					} `json:"features"`
+				}
+				if err := json.Unmarshal(data, &g); err != nil {
+					t.Fatal(err)
+				}
+				c := g.Features[0].Geometry.Coordinates
+				if len(c) != 6 || c[0] == c[len(c)-1] || g.Features[0].Properties.LengthM != r.Length {
+					t.Errorf("%v GeoJSON: %d points, first %v last %v, length_m %v: want the 6 cities unclosed and the path's length %v", route, len(c), c[0], c[len(c)-1], g.Features[0].Properties.LengthM, r.Length)
+				}
+			case ".gpx":
+				if n := strings.Count(string(data), "<rtept"); n != 6 {
+					t.Errorf("%v GPX: %d route points, want the 6 cities unclosed", route, n)
+				}
+			}
+			for _, f := range []string{out, rep} {
+				code, stdout, stderr := tsp(t, "eval", inst, f)
+				lines := strings.Split(strings.TrimSpace(stdout), "\n")
+				if code != 0 || lines[len(lines)-1] != strconv.FormatFloat(r.Length, 'f', -1, 64) || !strings.Contains(stdout, "open path") {
+					t.Errorf("%v tsp eval %s: exit %d, %q %s: want the path's length %v", route, filepath.Base(f), code, stdout, stderr, r.Length)
+				}
+			}
+			svg := filepath.Join(dir, "p.svg")
+			if code, _, stderr := tsp(t, "render", inst, "--tour", out, "--out", svg); code != 0 {
+				t.Fatalf("render: exit %d: %s", code, stderr)
+			}
+			if b, _ := os.ReadFile(svg); !strings.Contains(string(b), "(open path)") {
+				t.Errorf("%v render --tour %s: the title does not say open path", route, ext)
+			}
+		}
 	}
 }

@@ -55,12 +55,17 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if err := onFirstGPU("solve", r.p, sel); err != nil {
 		return err
 	}
-	pl, choice, err := setUpRun("solve", r.p, []string{r.file}, target{"--out", r.out}, target{"--json", r.json})
+	targets := []target{{"--out", r.out}, {"--json", r.json}}
+	pl, choice, err := setUpRun("solve", r.p, []string{r.file, r.route.start, r.optima}, targets...)
 	if err != nil {
 		return err
 	}
 	in, err := loadInstance(r.file, r.optima, r.optimum, r.optimumGiven)
 	if err != nil {
+		return err
+	}
+	// the optimum's table or tour read with the instance are inputs too
+	if err := checkTargets("solve", instfile.InputsOf(r.file, in), targets...); err != nil {
 		return err
 	}
 	if err := checkTourFormat(in, r.out); err != nil {
@@ -381,7 +386,7 @@ const endSlack = 100 * time.Millisecond
 func finishSolve(ctx context.Context, e *env, plan *session.Plan, out session.Outcome, o outputs) error {
 	in, res := plan.In, out.Result
 	var errs []error
-	if err := writeSolveTour(e, in, res, o.tour); err != nil {
+	if err := writeSolveTour(e, in, out.Report, o.tour); err != nil {
 		errs = append(errs, err)
 	}
 	plan.BoundAfter(ctx, &out, o.bound)
@@ -407,12 +412,12 @@ func finishSolve(ctx context.Context, e *env, plan *session.Plan, out session.Ou
 	return nil
 }
 
-// writeSolveTour writes --out (a path, "-" for stdout, "" for none).
-func writeSolveTour(e *env, in *solver.Instance, res solver.Result, path string) error {
+// writeSolveTour writes --out (a path, "-" for stdout, "" for none) from the run's report.
+func writeSolveTour(e *env, in *solver.Instance, rep report.Report, path string) error {
 	if path == "" {
 		return nil
 	}
-	write := tourWriter(in, res, path)
+	write := func(w io.Writer) error { return rep.WriteTour(w, in, tourFormat(path)) }
 	if path == "-" {
 		bw := bufio.NewWriter(e.stdout)
 		if err := write(bw); err == nil {
@@ -566,36 +571,20 @@ func isUsage(err error) bool {
 	return errors.As(err, &ue)
 }
 
-// tourWriter writes the run's best tour to path, in the format its extension names (tourFormat).
-func tourWriter(in *solver.Instance, res solver.Result, path string) func(io.Writer) error {
-	switch tourFormat(path) {
-	case "csv":
-		return func(w io.Writer) error { return instfile.WriteTourCSV(w, in, res.Tour) }
-	case "geojson":
-		return func(w io.Writer) error { return instfile.WriteTourGeoJSON(w, in, res.Tour, in.LengthValue(res.Length)) }
-	case "gpx":
-		return func(w io.Writer) error { return instfile.WriteTourGPX(w, in, res.Tour) }
-	case "txt":
-		return func(w io.Writer) error { return instfile.WriteTourIDs(w, in, res.Tour) }
-	}
-	comment := fmt.Sprintf("length %s, %s/%s, seed %d, %.2f s", in.FormatLength(res.Length), res.Algorithm, res.Backend, res.Params.Seed, res.Elapsed.Seconds())
-	return func(w io.Writer) error { return tsplib.WriteTour(w, in.Name, comment, res.Tour) }
-}
-
-// tourFormat is the format of a tour file by its extension: csv (the points in tour order with their ids), geojson (a LineString),
-// gpx (a route), txt (the cities' ids, one a line), else tour (TSPLIB).
+// tourFormat is the format of a tour file by its extension (report.WriteTour's): csv (the points in tour order with their ids),
+// geojson (a LineString), gpx (a route), txt (the cities' ids, one a line), else tour (TSPLIB).
 func tourFormat(path string) string {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
-		return "csv"
+		return report.TourCSV
 	case ".geojson":
-		return "geojson"
+		return report.TourGeoJSON
 	case ".gpx":
-		return "gpx"
+		return report.TourGPX
 	case ".txt":
-		return "txt"
+		return report.TourIDs
 	}
-	return "tour"
+	return report.TourTSPLIB
 }
 
 // outFormat holds --out to what its extension says: X.json is the run
@@ -616,7 +605,7 @@ func (r *solveRequest) outFormat() error {
 
 // checkTourFormat refuses, before the run, a GeoJSON or GPX --out for an instance that is not at latitudes and longitudes.
 func checkTourFormat(in *solver.Instance, path string) error {
-	if f := tourFormat(path); (f == "geojson" || f == "gpx") && !instfile.IsLatLon(in) {
+	if f := tourFormat(path); (f == report.TourGeoJSON || f == report.TourGPX) && !instfile.IsLatLon(in) {
 		return fmt.Errorf("--out %s: %v", path, instfile.ErrNotLatLon)
 	}
 	return nil

@@ -115,7 +115,7 @@ class SolveTest(unittest.TestCase):
         with self.assertRaises(ValueError) as cm:
             tsplab.solve(points=[], time=0.5)
         self.assertIn("points= is empty", str(cm.exception))
-        with self.assertRaises(tsplab.TspError) as cm:
+        with self.assertRaises(ValueError) as cm:
             tsplab.solve(points=SQUARE, start=[0, 0, 1, 2], time=0.5)
         msg = str(cm.exception)
         self.assertIn("start=", msg)
@@ -128,6 +128,63 @@ class SolveTest(unittest.TestCase):
         self.assertEqual((batch.gap, batch.gap_above, batch.optimum), (one.gap, one.gap_above, one.optimum))
         self.assertEqual(one.gap, 0)
         self.assertEqual(one.gap_above, "optimum")
+
+    def test_errors_speak_the_callers_arguments(self):
+        # 0-based indices and the argument's name, not the command line's
+        # flags and 1-based ids; a 1-D array is a ValueError saying so
+        pts = circle(5)
+        for kw, says in (
+            ({"ends": (0, 99)}, "ends= 99 is not an index of the 5 cities (0..4)"),
+            ({"ends": (2, 2)}, "ends=(2, 2): a path from a city to itself"),
+            ({"start": [0, 1, 2]}, "start= has 3 of the 5 indices: index 3 is missing"),
+            ({"start": [0, 1, 2, 3, 5]}, "start= 5 is not an index of the 5 cities (0..4)"),
+        ):
+            with self.assertRaises(ValueError) as cm:
+                tsplab.solve(points=pts, time=0.2, **kw)
+            self.assertIn(says, str(cm.exception))
+            self.assertNotIn("--", str(cm.exception))
+        for bad in ([1, 2, 3], [(0, 0), 5]):
+            with self.assertRaises(ValueError) as cm:
+                tsplab.solve(points=bad, time=0.2)
+            self.assertIn("points= item", str(cm.exception))
+        with self.assertRaises(ValueError) as cm:
+            tsplab.solve(matrix=[0, 1, 2], time=0.2)
+        self.assertIn("matrix= item 0 is 0, not a row of costs", str(cm.exception))
+        if numpy is not None:
+            with self.assertRaises(ValueError):
+                tsplab.solve(points=numpy.arange(6.0), time=0.2)
+
+    def test_batch_bound_gap_as_solve(self):
+        # an instance without a known optimum: solve's gap above its
+        # lower bound, and solve_batch's the same way
+        rng = __import__("random").Random(7)
+        pts = [(rng.uniform(0, 1000), rng.uniform(0, 1000)) for _ in range(60)]
+        one = tsplab.solve(points=pts, time=1)
+        (batch,) = tsplab.solve_batch([pts], time=1)
+        self.assertEqual(one.gap_above, "lower_bound")
+        self.assertEqual(batch.gap_above, "lower_bound")
+        self.assertIsNotNone(batch.gap)
+        self.assertIsNotNone(batch.lower_bound)
+
+    def test_repr_is_short(self):
+        r = tsplab.solve(points=circle(200), time=0.3)
+        text = repr(r)
+        self.assertLess(len(text), 200, text)
+        self.assertIn("n=200", text)
+        self.assertIn("length=", text)
+
+    def test_path_result(self):
+        r = tsplab.solve(points=[(0, 0), (1, 0), (2, 0), (3, 0)], time=0.3, open=True)
+        self.assertTrue(r.path)
+        self.assertFalse(tsplab.solve(points=SQUARE, time=0.3).path)
+
+    def test_progress_is_progress_only(self):
+        # the run's summary on stderr is no progress line
+        seen = []
+        tsplab.solve(points=circle(200), time=0.5, progress=seen.append)
+        self.assertTrue(seen)
+        for item in seen:
+            self.assertIsInstance(item, dict, "a line that is no progress: %r" % (item,))
 
     def test_progress(self):
         seen = []

@@ -34,7 +34,7 @@ class Result:
     bound; report holds every fact of the run as the JSON report gives it.
     """
 
-    tour: List[int]
+    tour: List[int] = field(repr=False)
     length: float
     gap: Optional[float] = None
     gap_above: Optional[str] = None
@@ -45,7 +45,20 @@ class Result:
     device: str = ""
     seconds: float = 0.0
     version: str = ""
+    path: bool = False
     report: Dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def __repr__(self) -> str:
+        """__repr__ is one short line: the figures, and the tour's first
+        cities only (all of them are in tour)."""
+        head = ", ".join(str(c) for c in self.tour[:5]) + (", ..." if len(self.tour) > 5 else "")
+        figures = ["n=%d" % len(self.tour), "length=%r" % self.length]
+        if self.gap is not None:
+            figures.append("gap=%.4g (above the %s)" % (self.gap, (self.gap_above or "optimum").replace("_", " ")))
+        if self.path:
+            figures.append("open path")
+        figures += ["%s/%s" % (self.algorithm, self.backend), "%.2f s" % self.seconds, "tour=[%s]" % head]
+        return "Result(%s)" % ", ".join(figures)
 
     @classmethod
     def from_report(cls, rep: Dict[str, Any]) -> "Result":
@@ -69,6 +82,7 @@ class Result:
             device=rep.get("device", ""),
             seconds=float(rep.get("elapsed_seconds", rep.get("time_s", 0.0))),
             version=rep.get("version", ""),
+            path=bool((rep.get("account") or {}).get("route")),
             report=rep,
         )
 
@@ -94,9 +108,17 @@ def version() -> str:
     return out.stdout.splitlines()[0] if out.stdout else ""
 
 
-def _rows(a) -> list:
-    """_rows turns a numpy array or any sequence of sequences into lists."""
-    return a.tolist() if hasattr(a, "tolist") else [list(r) for r in a]
+def _rows(a, arg: str, what: str) -> list:
+    """_rows turns a numpy array or any sequence of sequences into lists;
+    arg names the argument ("points=") and what one of its rows is, for
+    the ValueError of an item that is no sequence (a 1-D array)."""
+    rows = a.tolist() if hasattr(a, "tolist") else list(a)
+    out = []
+    for i, r in enumerate(rows):
+        if isinstance(r, (str, bytes)) or not hasattr(r, "__len__"):
+            raise ValueError("tsplab: %s item %d is %r, not %s" % (arg, i, r, what))
+        out.append(list(r))
+    return out
 
 
 def _number(x) -> str:
@@ -134,11 +156,11 @@ def _write_input(d: str, name: str, points, matrix, file) -> str:
     if file is not None:
         return os.fspath(file)
     if points is not None:
-        rows = _rows(points)
+        rows = _rows(points, "points=", "an (x, y) pair")
         if not rows:
             raise ValueError("tsplab: points= is empty: give the (x, y) of every city")
     else:
-        rows = _square(_rows(matrix))
+        rows = _square(_rows(matrix, "matrix=", "a row of costs"))
     path = os.path.join(d, name + (".txt" if points is not None else ".csv"))
     with open(path, "w", encoding="utf-8") as f:
         if points is not None:
@@ -152,11 +174,59 @@ def _write_input(d: str, name: str, points, matrix, file) -> str:
     return path
 
 
-def _write_start(d: str, start: Sequence[int]) -> str:
+def _size(points, matrix) -> Optional[int]:
+    """_size is the number of cities of points or matrix (None for a file)."""
+    for a in (points, matrix):
+        if a is not None:
+            return len(a)
+    return None
+
+
+def _index(x, arg: str, n: Optional[int]) -> int:
+    """_index is x as a 0-based index of one of n cities (n None: unknown),
+    or a ValueError that names the argument arg."""
+    try:
+        i = int(x)
+    except (TypeError, ValueError):
+        raise ValueError("tsplab: %s %r is not an index" % (arg, x)) from None
+    if i != x or i < 0 or (n is not None and i >= n):
+        cities = "" if n is None else " of the %d cities (0..%d)" % (n, n - 1)
+        raise ValueError("tsplab: %s %r is not an index%s" % (arg, x, cities))
+    return i
+
+
+def _check_start(start, n: Optional[int]) -> List[int]:
+    """_check_start is start, a tour of 0-based indices, checked to visit
+    each of n cities once."""
+    tour = [_index(c, "start=", n) for c in (start.tolist() if hasattr(start, "tolist") else start)]
+    seen = set()
+    for k, c in enumerate(tour):
+        if c in seen:
+            raise ValueError("tsplab: start= gives index %d twice (at positions %d and %d)" % (c, tour.index(c), k))
+        seen.add(c)
+    if n is not None and len(tour) != n:
+        missing = min(set(range(n)) - seen)
+        raise ValueError("tsplab: start= has %d of the %d indices: index %d is missing" % (len(tour), n, missing))
+    return tour
+
+
+def _check_ends(ends, n: Optional[int]) -> tuple:
+    """_check_ends is ends, two 0-based indices, checked."""
+    try:
+        a, b = ends
+    except (TypeError, ValueError):
+        raise ValueError("tsplab: ends=%r is not a pair of indices (a, b)" % (ends,)) from None
+    a, b = _index(a, "ends=", n), _index(b, "ends=", n)
+    if a == b:
+        raise ValueError("tsplab: ends=%r: a path from a city to itself is a tour" % (ends,))
+    return a, b
+
+
+def _write_start(d: str, tour: List[int]) -> str:
     """_write_start writes a start tour of 0-based indices as 1-based ids."""
     path = os.path.join(d, "start.txt")
     with open(path, "w", encoding="utf-8") as f:
-        f.write("".join("%d\n" % (int(c) + 1) for c in _rows([start])[0]))
+        f.write("".join("%d\n" % (c + 1) for c in tour))
     return path
 
 
@@ -182,9 +252,11 @@ def _failure(returncode: int, lines: List[str], names: Optional[Dict[str, str]] 
     return TspError(msg, returncode, "\n".join(lines))
 
 
-def _pump(stream, lines: List[str], progress: Optional[Callable]) -> None:
+def _pump(stream, lines: List[str], progress: Optional[Callable], json_only: bool) -> None:
     """_pump reads stderr a line at a time: each kept, and handed to
-    progress, parsed when it is a JSON object (--progress json)."""
+    progress, parsed when it is a JSON object (--progress json); with
+    json_only the other lines (the summary, notes) are kept for errors
+    only."""
     for raw in stream:
         line = raw.rstrip("\n")
         lines.append(line)
@@ -196,6 +268,8 @@ def _pump(stream, lines: List[str], progress: Optional[Callable]) -> None:
                 item = json.loads(line)
             except ValueError:
                 pass
+        if json_only and not isinstance(item, dict):
+            continue
         progress(item)
 
 
@@ -213,7 +287,8 @@ def _run(args: List[str], progress: Optional[Callable], names: Optional[Dict[str
     )
     lines: List[str] = []
     with proc:
-        reader = threading.Thread(target=_pump, args=(proc.stderr, lines, progress), daemon=True)
+        json_only = "--progress" in args and args[args.index("--progress") + 1] == "json"
+        reader = threading.Thread(target=_pump, args=(proc.stderr, lines, progress, json_only), daemon=True)
         reader.start()
         try:
             out = proc.stdout.read()
@@ -264,21 +339,25 @@ def solve(
     progress, if given, is called with each progress line of the run: a
     dict where tsp writes JSON progress, else the line's text. algorithm
     and options pick an engine and set its options ('tsp engines').
-    A failed run raises TspError with tsp's one-line message.
+    Bad arguments (an index out of range, a start that is no tour) raise
+    ValueError naming them; a failed run raises TspError with tsp's
+    one-line message.
     """
     with tempfile.TemporaryDirectory(prefix="tsplab-") as d:
         inst = _write_input(d, "instance", points, matrix, file)
+        n = _size(points, matrix)
         names = {} if file is not None else {inst: "points=" if points is not None else "matrix="}
         args = ["solve", inst, "--json", "-"]
         args += _common_args(time, backend, seed, algorithm, options)
         if start is not None:
-            args += ["--start", _write_start(d, start)]
+            args += ["--start", _write_start(d, _check_start(start, n))]
             names[args[-1]] = "start="
         if open:
             args += ["--open"]
         if ends is not None:
-            a, b = (int(x) for x in ends)
+            a, b = _check_ends(ends, n)
             args += ["--ends", "%d,%d" % (a + 1, b + 1)]
+            names['--ends "%d,%d"' % (a + 1, b + 1)] = "ends=%r" % ((a, b),)
         if progress is not None and _has_progress_json():
             args += ["--progress", "json"]
         out = _run(args, progress, names)
@@ -294,13 +373,17 @@ def solve_batch(
     progress: Optional[Callable[[Any], None]] = None,
     algorithm: Optional[str] = None,
     options: Optional[Dict[str, Any]] = None,
+    bound: Optional[float] = None,
 ) -> List[Result]:
     """solve_batch solves many instances in one run of `tsp batch`, time
     seconds each, and returns their results in order. Each instance is a
     file path, a dict with one of "points", "matrix" or "file", or a
     sequence of (x, y) points. jobs is how many run at once on the CPU (0:
-    one a core). The results carry the tour, its length and, where the
-    optimum is known, the gap; report holds the batch's line.
+    one a core). The results carry the tour, its length and the gap as
+    solve gives it: above the optimum where it is known, else at most
+    above a proven lower bound, for which each instance whose optimum is
+    unknown gets up to bound seconds more (None: time; 0: no bound, no
+    gap); report holds the batch's line.
     """
     with tempfile.TemporaryDirectory(prefix="tsplab-") as d:
         paths = []
@@ -315,6 +398,7 @@ def solve_batch(
                 names[paths[-1]] = "instances[%d]" % i
         args = ["batch"] + paths + ["--out", "-", "--tours", "--time-each", "%gs" % float(time)]
         args += ["--backend", backend, "--seed", str(int(seed))]
+        args += ["--bound", "%gs" % float(time if bound is None else bound)]
         if jobs:
             args += ["--jobs", str(int(jobs))]
         if algorithm:

@@ -25,9 +25,11 @@ func IsLatLon(in *solver.Instance) bool {
 // WriteTourGeoJSON writes tour as a GeoJSON FeatureCollection (RFC 7946)
 // holding one LineString feature: the cities' [lon, lat] in tour order,
 // closed by the first again, with the instance's name, the length in
-// metres and the cities' ids (names) in tour order as its properties.
-// The instance must be a lat,lon point list (IsLatLon).
-func WriteTourGeoJSON(w io.Writer, in *solver.Instance, tour []int, length float64) error {
+// metres and the cities' ids (names) in tour order as its properties. An
+// open path, whose pathNote (tsplib.PathNote; "" for a tour) is its
+// "description", is not closed and has the property "path": true. The
+// instance must be a lat,lon point list (IsLatLon).
+func WriteTourGeoJSON(w io.Writer, in *solver.Instance, tour []int, length float64, pathNote string) error {
 	if !IsLatLon(in) {
 		return ErrNotLatLon
 	}
@@ -40,7 +42,10 @@ func WriteTourGeoJSON(w io.Writer, in *solver.Instance, tour []int, length float
 		coords = append(coords, [2]float64{in.X[c], in.Y[c]})
 		ids[k] = in.CityLabel(c)
 	}
-	if len(tour) > 0 {
+	props := map[string]any{"name": in.Name, "length_m": length, "ids": ids}
+	if pathNote != "" {
+		props["path"], props["description"] = true, pathNote
+	} else if len(tour) > 0 {
 		coords = append(coords, coords[0])
 	}
 	doc := map[string]any{
@@ -48,7 +53,7 @@ func WriteTourGeoJSON(w io.Writer, in *solver.Instance, tour []int, length float
 		"features": []any{map[string]any{
 			"type":       "Feature",
 			"geometry":   map[string]any{"type": "LineString", "coordinates": coords},
-			"properties": map[string]any{"name": in.Name, "length_m": length, "ids": ids},
+			"properties": props,
 		}},
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -59,9 +64,11 @@ func WriteTourGeoJSON(w io.Writer, in *solver.Instance, tour []int, length float
 }
 
 // WriteTourGPX writes tour as a GPX 1.1 route: one point a city in tour
-// order, named by its id (name), closed by the first again. The instance
-// must be a lat,lon point list (IsLatLon).
-func WriteTourGPX(w io.Writer, in *solver.Instance, tour []int) error {
+// order, named by its id (name), closed by the first again; an open path
+// is not closed and says so in the route's description, pathNote
+// (tsplib.PathNote; "" for a tour). The instance must be a lat,lon point
+// list (IsLatLon).
+func WriteTourGPX(w io.Writer, in *solver.Instance, tour []int, pathNote string) error {
 	if !IsLatLon(in) {
 		return ErrNotLatLon
 	}
@@ -73,6 +80,11 @@ func WriteTourGPX(w io.Writer, in *solver.Instance, tour []int) error {
 	bw.WriteString(`<gpx version="1.1" creator="TSP Lab" xmlns="http://www.topografix.com/GPX/1/1">` + "\n<rte><name>")
 	xml.EscapeText(bw, []byte(in.Name))
 	bw.WriteString("</name>\n")
+	if pathNote != "" {
+		bw.WriteString("<desc>")
+		xml.EscapeText(bw, []byte(pathNote))
+		bw.WriteString("</desc>\n")
+	}
 	point := func(c int) {
 		fmt.Fprintf(bw, `<rtept lat="%s" lon="%s"><name>`, fmtCoord(in.Y[c]), fmtCoord(in.X[c]))
 		xml.EscapeText(bw, []byte(in.CityLabel(c)))
@@ -81,7 +93,7 @@ func WriteTourGPX(w io.Writer, in *solver.Instance, tour []int) error {
 	for _, c := range tour {
 		point(c)
 	}
-	if len(tour) > 0 {
+	if len(tour) > 0 && pathNote == "" {
 		point(tour[0])
 	}
 	bw.WriteString("</rte>\n</gpx>\n")

@@ -75,7 +75,7 @@ func TestGeoJSONAndGPX(t *testing.T) {
 	}
 	tour := []int{2, 0, 3, 1}
 	var gj bytes.Buffer
-	if err := WriteTourGeoJSON(&gj, in, tour, 123.5); err != nil {
+	if err := WriteTourGeoJSON(&gj, in, tour, 123.5, ""); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -105,7 +105,7 @@ func TestGeoJSONAndGPX(t *testing.T) {
 		}
 	}
 	var gpx bytes.Buffer
-	if err := WriteTourGPX(&gpx, in, tour); err != nil {
+	if err := WriteTourGPX(&gpx, in, tour, ""); err != nil {
 		t.Fatal(err)
 	}
 	if err := xml.Unmarshal(gpx.Bytes(), new(struct{})); err != nil {
@@ -118,7 +118,7 @@ func TestGeoJSONAndGPX(t *testing.T) {
 		}
 	}
 	xy, _ := ParsePoints(strings.NewReader("0 0\n1 1\n2 0\n"), "xy.txt")
-	if err := WriteTourGeoJSON(&gj, xy, []int{0, 1, 2}, 1); err != ErrNotLatLon {
+	if err := WriteTourGeoJSON(&gj, xy, []int{0, 1, 2}, 1, ""); err != ErrNotLatLon {
 		t.Errorf("GeoJSON of a plane instance: %v", err)
 	}
 }

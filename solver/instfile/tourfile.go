@@ -23,19 +23,29 @@ var idColumns = []string{"id", "city", "node", "name"}
 // order (see ParseStartTour), gzip-compressed or not. Problems are
 // one-line *Errors naming the file and the line.
 func ReadStartTour(path string, in *solver.Instance) ([]int, error) {
+	t, _, err := ReadRoute(path, in)
+	return t, err
+}
+
+// ReadRoute is ReadStartTour that also reports whether the file says its
+// cities are an open path, the last not joined back to the first: a
+// comment (tsplib.PathNote) in a TSPLIB, text or CSV tour, a GeoJSON
+// LineString's "path" property, a GPX route's description, a run
+// report's route.
+func ReadRoute(path string, in *solver.Instance) (tour []int, isPath bool, err error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, errorf(path, 0, "is a folder, not a tour file")
+		return nil, false, errorf(path, 0, "is a folder, not a tour file")
 	}
 	f, err := tsplib.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer f.Close()
-	t, err := ParseStartTour(f, path, in)
+	t, isPath, err := ParseRoute(f, path, in)
 	if err := f.Check(err); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return t, nil
+	return t, isPath, nil
 }
 
 // ParseStartTour reads a tour of in from r: a TSPLIB TOUR file (told by a
@@ -50,24 +60,30 @@ func ReadStartTour(path string, in *solver.Instance) ([]int, error) {
 // city once and keep the instance's fixed edges; filename names r in
 // errors.
 func ParseStartTour(r io.Reader, filename string, in *solver.Instance) ([]int, error) {
+	t, _, err := ParseRoute(r, filename, in)
+	return t, err
+}
+
+// ParseRoute is ParseStartTour that also reports whether the file says
+// its cities are an open path (see ReadRoute).
+func ParseRoute(r io.Reader, filename string, in *solver.Instance) (tour []int, isPath bool, err error) {
 	br := bufio.NewReaderSize(tsplib.LineEnds(r), readerSniffSize)
 	head, _ := br.Peek(readerSniffSize)
 	var t []int
-	var err error
 	if k := structured(head); k != 0 {
-		t, err = parseStructuredTour(br, filename, in, k)
+		t, isPath, err = parseStructuredTour(br, filename, in, k)
 	} else if isTSPLIBTour(head) {
-		t, err = tsplib.ParseTour(br, filename, in.N)
+		t, isPath, err = tsplib.ParseRoute(br, filename, in.N)
 	} else {
-		t, err = parseIDTour(br, filename, in)
+		t, isPath, err = parseIDTour(br, filename, in)
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := in.CheckFixedEdges(t); err != nil {
-		return nil, errorf(filename, 0, "%v", err)
+		return nil, false, errorf(filename, 0, "%v", err)
 	}
-	return t, nil
+	return t, isPath, nil
 }
 
 // isTSPLIBTour reports whether the first line of head that is not blank
@@ -107,7 +123,7 @@ type idTour struct {
 }
 
 // parseIDTour reads a text or CSV of city ids (see ParseStartTour).
-func parseIDTour(br *bufio.Reader, filename string, in *solver.Instance) ([]int, error) {
+func parseIDTour(br *bufio.Reader, filename string, in *solver.Instance) ([]int, bool, error) {
 	lr := &lineReader{br: br, file: filename}
 	s := &idTour{file: filename, in: in, col: -1, first: make([]int32, in.N)}
 	s.named = cityNames(in)
@@ -120,30 +136,31 @@ func parseIDTour(br *bufio.Reader, filename string, in *solver.Instance) ([]int,
 	for header := true; ; header = false {
 		b, err := lr.next()
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if b == nil {
 			break
 		}
 		done, err := s.line(b, header, lr.line)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if done {
 			break
 		}
 	}
 	if s.coords != nil {
-		return coordTour(s.keys, filename, in)
+		t, err := coordTour(s.keys, filename, in)
+		return t, lr.path, err
 	}
 	if len(s.tour) < in.N {
 		for c, l := range s.first {
 			if l == 0 {
-				return nil, errorf(filename, max(lr.line, 1), "%d of the %d cities given: city %d (id %s) is missing", len(s.tour), in.N, c+1, s.show(c))
+				return nil, false, errorf(filename, max(lr.line, 1), "%d of the %d cities given: city %d (id %s) is missing", len(s.tour), in.N, c+1, s.show(c))
 			}
 		}
 	}
-	return s.tour, nil
+	return s.tour, lr.path, nil
 }
 
 // line takes one line b (the file's first when header): a header of
@@ -286,7 +303,8 @@ func (s *idTour) idRange() string {
 type lineReader struct {
 	br   *bufio.Reader
 	file string
-	line int // the line of the last line read
+	line int  // the line of the last line read
+	path bool // a comment said the cities are an open path (tsplib.PathNote)
 }
 
 // next returns the next line that is not blank or a comment, trimmed, or
@@ -307,6 +325,9 @@ func (r *lineReader) next() ([]byte, error) {
 		b = bytes.TrimSpace(b)
 		if len(b) > 0 && b[0] != '#' {
 			return b, nil
+		}
+		if len(b) > 0 && tsplib.IsPathNote(string(b[1:])) {
+			r.path = true
 		}
 	}
 }

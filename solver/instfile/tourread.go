@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // maxTourJSON bounds a JSON or GPX tour file read whole: a report of
@@ -30,35 +31,39 @@ func structured(head []byte) byte {
 // 1-based tour), a GeoJSON LineString (its ids property, else its
 // coordinates) or a GPX route or track (its points' names, else their
 // coordinates), as kind ('{' or '<') says.
-func parseStructuredTour(r io.Reader, filename string, in *solver.Instance, kind byte) ([]int, error) {
+// Whether the tour is an open path comes from the report's route
+// (account.route), the LineString's "path" property or the GPX route's
+// description (tsplib.PathNote).
+func parseStructuredTour(r io.Reader, filename string, in *solver.Instance, kind byte) ([]int, bool, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxTourJSON+1))
 	if err != nil {
-		return nil, errorf(filename, 0, "%v", bareError(err))
+		return nil, false, errorf(filename, 0, "%v", bareError(err))
 	}
 	if len(data) > maxTourJSON {
-		return nil, errorf(filename, 0, "larger than %d bytes", maxTourJSON)
+		return nil, false, errorf(filename, 0, "larger than %d bytes", maxTourJSON)
 	}
 	if kind == '<' {
 		return parseGPXTour(data, filename, in)
 	}
 	var doc tourJSON
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, errorf(filename, jsonLine(data, err), "not a JSON report or GeoJSON: %v", err)
+		return nil, false, errorf(filename, jsonLine(data, err), "not a JSON report or GeoJSON: %v", err)
 	}
 	switch {
 	case doc.Tour != nil:
-		return reportTour(doc.Tour, filename, in)
+		t, err := reportTour(doc.Tour, filename, in)
+		return t, doc.Account.Route != nil, err
 	case doc.Type == "FeatureCollection":
 		for _, f := range doc.Features {
 			if f.Geometry != nil && f.Geometry.Type == "LineString" {
 				return geoTour(f, filename, in)
 			}
 		}
-		return nil, errorf(filename, 0, "a FeatureCollection without a LineString: no tour")
+		return nil, false, errorf(filename, 0, "a FeatureCollection without a LineString: no tour")
 	case doc.Type == "Feature" && doc.Geometry != nil && doc.Geometry.Type == "LineString":
 		return geoTour(geoFeature{Geometry: doc.Geometry, Properties: doc.Properties}, filename, in)
 	}
-	return nil, errorf(filename, 0, "JSON without a tour: want a run report (tsp solve --json) or a GeoJSON LineString")
+	return nil, false, errorf(filename, 0, "JSON without a tour: want a run report (tsp solve --json) or a GeoJSON LineString")
 }
 
 // jsonLine is the line of data where a JSON syntax error lies (0 when
@@ -86,6 +91,10 @@ type tourJSON struct {
 	Features   []geoFeature `json:"features"`
 	Geometry   *geoGeometry `json:"geometry"`
 	Properties *geoProps    `json:"properties"`
+	// Account is a run report's: its route says the tour is a path.
+	Account struct {
+		Route *solver.RouteAccount `json:"route"`
+	} `json:"account"`
 }
 
 type geoFeature struct {
@@ -102,6 +111,9 @@ type geoGeometry struct {
 // cities' ids (or names) in tour order.
 type geoProps struct {
 	IDs []json.RawMessage `json:"ids"`
+	// Path marks the LineString as an open path, not closed by its first
+	// point again.
+	Path bool `json:"path"`
 }
 
 // reportTour is the tour of a run report: 1-based city numbers.
@@ -118,7 +130,13 @@ func reportTour(tour []int64, filename string, in *solver.Instance) ([]int, erro
 
 // geoTour is the tour of a GeoJSON LineString: its ids when every one
 // names a city, else its coordinates [lon, lat].
-func geoTour(f geoFeature, filename string, in *solver.Instance) ([]int, error) {
+func geoTour(f geoFeature, filename string, in *solver.Instance) ([]int, bool, error) {
+	t, err := geoCities(f, filename, in)
+	return t, f.Properties != nil && f.Properties.Path, err
+}
+
+// geoCities are the cities of a GeoJSON LineString (see geoTour).
+func geoCities(f geoFeature, filename string, in *solver.Instance) ([]int, error) {
 	if f.Properties != nil && len(f.Properties.IDs) > 0 {
 		labels := make([]string, len(f.Properties.IDs))
 		for i, raw := range f.Properties.IDs {
@@ -139,6 +157,7 @@ func geoTour(f geoFeature, filename string, in *solver.Instance) ([]int, error) 
 // gpxDoc is what the GPX reader looks at: routes and tracks.
 type gpxDoc struct {
 	Routes []struct {
+		Desc   string     `xml:"desc"`
 		Points []gpxPoint `xml:"rtept"`
 	} `xml:"rte"`
 	Tracks []struct {
@@ -155,8 +174,16 @@ type gpxPoint struct {
 }
 
 // parseGPXTour reads the first route (else track) of a GPX file: its
-// points' names when each names a city, else their coordinates.
-func parseGPXTour(data []byte, filename string, in *solver.Instance) ([]int, error) {
+// points' names when each names a city, else their coordinates; a route
+// whose description is a tsplib.PathNote is an open path.
+func parseGPXTour(data []byte, filename string, in *solver.Instance) ([]int, bool, error) {
+	t, desc, err := gpxCities(data, filename, in)
+	return t, tsplib.IsPathNote(desc), err
+}
+
+// gpxCities are the cities of a GPX file's first route (else track), and
+// the route's description.
+func gpxCities(data []byte, filename string, in *solver.Instance) ([]int, string, error) {
 	var doc gpxDoc
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		line := 0
@@ -164,19 +191,20 @@ func parseGPXTour(data []byte, filename string, in *solver.Instance) ([]int, err
 		if errors.As(err, &se) {
 			line = se.Line
 		}
-		return nil, errorf(filename, line, "not GPX: %v", err)
+		return nil, "", errorf(filename, line, "not GPX: %v", err)
 	}
 	var pts []gpxPoint
+	desc := ""
 	switch {
 	case len(doc.Routes) > 0:
-		pts = doc.Routes[0].Points
+		pts, desc = doc.Routes[0].Points, doc.Routes[0].Desc
 	case len(doc.Tracks) > 0:
 		for _, s := range doc.Tracks[0].Segments {
 			pts = append(pts, s.Points...)
 		}
 	}
 	if len(pts) == 0 {
-		return nil, errorf(filename, 0, "GPX without a route or track: no tour")
+		return nil, "", errorf(filename, 0, "GPX without a route or track: no tour")
 	}
 	labels := make([]string, len(pts))
 	keys := make([][2]float64, len(pts))
@@ -185,10 +213,14 @@ func parseGPXTour(data []byte, filename string, in *solver.Instance) ([]int, err
 		labels[i], keys[i] = p.Name, [2]float64{p.Lon, p.Lat}
 		named = named && p.Name != ""
 	}
+	var t []int
+	var err error
 	if named {
-		return labelledTour(labels, filename, in)
+		t, err = labelledTour(labels, filename, in)
+	} else {
+		t, err = coordTour(keys, filename, in)
 	}
-	return coordTour(keys, filename, in)
+	return t, desc, err
 }
 
 // labelledTour maps labels, the cities as in's file names them

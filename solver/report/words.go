@@ -356,25 +356,12 @@ func Length(in *solver.Instance, v float64) string {
 // count writes n with its digits grouped.
 func count(n int) string { return solver.GroupDigits(strconv.Itoa(n)) }
 
-// Plural writes n, its digits grouped, and the noun, its plural the noun
-// with an s unless given: "1 tour", "2 tours", "3 children".
+// Plural writes n, its digits grouped, and the noun (solver.Plural).
 func Plural(n int, noun string, pl ...string) string {
-	return plural64(int64(n), noun, pl...)
+	return solver.Plural(int64(n), noun, pl...)
 }
 
-func plural64(n int64, noun string, pl ...string) string {
-	s := solver.GroupDigits(strconv.FormatInt(n, 10)) + " "
-	if n == 1 {
-		return s + noun
-	}
-	if len(pl) > 0 {
-		return s + pl[0]
-	}
-	if strings.HasSuffix(noun, "ch") || strings.HasSuffix(noun, "ss") {
-		return s + noun + "es"
-	}
-	return s + noun + "s"
-}
+func plural64(n int64, noun string, pl ...string) string { return solver.Plural(n, noun, pl...) }
 
 // seconds writes a time in seconds for people: "2 s", "0.15 s".
 func seconds(v float64) string {

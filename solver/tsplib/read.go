@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/report"
 )
 
 // Limits on what the reader accepts.
@@ -484,7 +483,7 @@ func (p *parser) coordValues(section string, d int, id int64, line int, cols [][
 			return err
 		}
 		if eof || cline != line {
-			return p.errf(line, "%s: node %d has %s, want %d", section, id, report.Plural(k, "coordinate"), d)
+			return p.errf(line, "%s: node %d has %s, want %d", section, id, solver.Plural(int64(k), "coordinate"), d)
 		}
 		v, err := strconv.ParseFloat(string(c), 64)
 		if err != nil {

@@ -24,86 +24,118 @@ func ReadTour(path string, n int) ([]int, error) {
 	return t, nil
 }
 
+// PathMark begins the comment by which a tour file TSP Lab writes says
+// that its cities are an open path, the last not joined back to the first
+// (PathNote): on a COMMENT line of a TSPLIB TOUR file, on a '#' line of a
+// text or CSV tour. Readers that know no such comment read the cities in
+// order, as a tour.
+const PathMark = "open path"
+
+// PathNote is the comment that marks an open path from the city labelled
+// from to the one labelled to (as the instance's file names them), or
+// with both ends free when from is "".
+func PathNote(from, to string) string {
+	if from == "" {
+		return PathMark + ", ends free: no edge from the last city back to the first"
+	}
+	return fmt.Sprintf("%s from %s to %s: no edge from the last city back to the first", PathMark, from, to)
+}
+
+// IsPathNote reports whether comment marks an open path (PathNote).
+func IsPathNote(comment string) bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(comment)), PathMark)
+}
+
 // ParseTour reads a TSPLIB TOUR file from r and returns its first tour as
 // 0-based cities, each of the n (≤ 0: DIMENSION's) once; a DIMENSION must
 // equal n. Problems are *Errors naming filename and the line.
 func ParseTour(r io.Reader, filename string, n int) ([]int, error) {
+	t, _, err := ParseRoute(r, filename, n)
+	return t, err
+}
+
+// ParseRoute is ParseTour that also reports whether a COMMENT marks the
+// tour as an open path (PathNote).
+func ParseRoute(r io.Reader, filename string, n int) (tour []int, path bool, err error) {
 	lx := newLexer(r, filename)
 	dim := -1
 	seen := map[string]int{}
 	for {
 		t, err := lx.next()
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if t.eof {
-			return nil, Errorf(filename, t.line, "missing TOUR_SECTION")
+			return nil, false, Errorf(filename, t.line, "missing TOUR_SECTION")
 		}
 		key := strings.ToUpper(t.text)
 		if key == "TOUR_SECTION" {
 			lx.skipColon()
 			if n <= 0 {
 				if dim < 0 {
-					return nil, Errorf(filename, t.line, "TOUR_SECTION before DIMENSION and no instance size given")
+					return nil, false, Errorf(filename, t.line, "TOUR_SECTION before DIMENSION and no instance size given")
 				}
 				n = dim
 			}
-			return tourSection(lx, filename, n)
+			tour, err := tourSection(lx, filename, n)
+			return tour, path && err == nil, err
 		}
 		if strings.HasSuffix(key, "_SECTION") {
-			return nil, Errorf(filename, t.line, "%s in a tour file is not supported", quote(t.text))
+			return nil, false, Errorf(filename, t.line, "%s in a tour file is not supported", quote(t.text))
 		}
 		if looksBinary(t.text) {
-			return nil, Errorf(filename, t.line, "%s", binaryWord(t.text, t.line))
+			return nil, false, Errorf(filename, t.line, "%s", binaryWord(t.text, t.line))
 		}
 		if key == ":" || IsNumber(key) || !isKeyword(key) {
-			return nil, Errorf(filename, t.line, "unexpected %s where a keyword should be", quote(t.text))
+			return nil, false, Errorf(filename, t.line, "unexpected %s where a keyword should be", quote(t.text))
 		}
 		if key == "EOF" {
-			return nil, Errorf(filename, t.line, "missing TOUR_SECTION")
+			return nil, false, Errorf(filename, t.line, "missing TOUR_SECTION")
 		}
-		if err := tourKeyword(lx, filename, t.line, t.text, key, n, &dim, seen); err != nil {
-			return nil, err
+		val, err := tourKeyword(lx, filename, t.line, t.text, key, n, &dim, seen)
+		if err != nil {
+			return nil, false, err
 		}
+		path = path || key == "COMMENT" && IsPathNote(val)
 	}
 }
 
-// tourKeyword reads the value of a tour file's keyword key (written text,
-// on line line) and checks it: TYPE must be TOUR, DIMENSION an integer
-// equal to n when n > 0 (stored in dim), no keyword but COMMENT twice
-// (seen holds the lines of those read).
-func tourKeyword(lx *lexer, filename string, line int, text, key string, n int, dim *int, seen map[string]int) error {
+// tourKeyword reads and returns the value of a tour file's keyword key
+// (written text, on line line) and checks it: TYPE must be TOUR,
+// DIMENSION an integer equal to n when n > 0 (stored in dim), no keyword
+// but COMMENT twice (seen holds the lines of those read).
+func tourKeyword(lx *lexer, filename string, line int, text, key string, n int, dim *int, seen map[string]int) (string, error) {
 	rest, err := lx.restOfLine()
 	if err != nil {
-		return err
+		return "", err
 	}
 	rest = strings.TrimSpace(rest)
 	if !strings.HasPrefix(rest, ":") && !knownKeys[key] {
-		return Errorf(filename, line, "unexpected %s where a keyword should be", quote(text))
+		return "", Errorf(filename, line, "unexpected %s where a keyword should be", quote(text))
 	}
 	val := strings.TrimSpace(strings.TrimPrefix(rest, ":"))
 	if key != "COMMENT" {
 		if l, dup := seen[key]; dup {
-			return Errorf(filename, line, "%s given twice (first on line %d)", key, l)
+			return "", Errorf(filename, line, "%s given twice (first on line %d)", key, l)
 		}
 		seen[key] = line
 	}
 	switch key {
 	case "TYPE":
 		if ty := strings.ToUpper(firstField(val)); ty != "TOUR" {
-			return Errorf(filename, line, "TYPE %s is not a tour (want TYPE TOUR)", quote(val))
+			return "", Errorf(filename, line, "TYPE %s is not a tour (want TYPE TOUR)", quote(val))
 		}
 	case "DIMENSION":
 		d, err := strconv.ParseInt(val, 10, 64)
 		if err != nil || d < 1 || d > MaxDimension {
-			return Errorf(filename, line, "DIMENSION %s is not an integer in 1..%d", quote(val), MaxDimension)
+			return "", Errorf(filename, line, "DIMENSION %s is not an integer in 1..%d", quote(val), MaxDimension)
 		}
 		if n > 0 && int(d) != n {
-			return Errorf(filename, line, "tour DIMENSION %d does not match the instance's %d cities", d, n)
+			return "", Errorf(filename, line, "tour DIMENSION %d does not match the instance's %d cities", d, n)
 		}
 		*dim = int(d)
 	}
-	return nil
+	return val, nil
 }
 
 // tourSection reads node ids up to -1, EOF or a keyword.

@@ -1,0 +1,66 @@
+package export
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/vgpdf"
+)
+
+// cp1252High maps the characters of Windows code page 1252 (PDF's
+// WinAnsiEncoding, the encoding vgpdf declares for its fonts) at bytes
+// 0x80–0x9F; 0xA0–0xFF are Latin-1's, the same numbers as Unicode's.
+var cp1252High = map[rune]byte{
+	'€': 0x80, '‚': 0x82, 'ƒ': 0x83, '„': 0x84, '…': 0x85, '†': 0x86, '‡': 0x87,
+	'ˆ': 0x88, '‰': 0x89, 'Š': 0x8A, '‹': 0x8B, 'Œ': 0x8C, 'Ž': 0x8E,
+	'‘': 0x91, '’': 0x92, '“': 0x93, '”': 0x94, '•': 0x95, '–': 0x96, '—': 0x97,
+	'˜': 0x98, '™': 0x99, 'š': 0x9A, '›': 0x9B, 'œ': 0x9C, 'ž': 0x9E, 'Ÿ': 0x9F,
+}
+
+// winAnsiFallback spells characters outside code page 1252 that TSP Lab's
+// titles and legends use with characters inside it.
+var winAnsiFallback = map[rune]string{
+	'≤': "<=", '≥': ">=", '≠': "!=", '≈': "~", '→': "->", '←': "<-", '−': "-", '√': "sqrt", '∞': "inf",
+}
+
+// WinAnsi encodes s, UTF-8, as the bytes of code page 1252 that a PDF
+// font with WinAnsiEncoding shows as s: '·' is 0xB7, '—' 0x97. A character
+// outside it is spelt with ones inside (≤ as "<="), else shown as '?'.
+func WinAnsi(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch c, ok := cp1252High[r]; {
+		case r < 0x80 || (r >= 0xA0 && r <= 0xFF):
+			b.WriteByte(byte(r))
+		case ok:
+			b.WriteByte(c)
+		default:
+			if f, ok := winAnsiFallback[r]; ok {
+				b.WriteString(f)
+			} else {
+				b.WriteByte('?')
+			}
+		}
+	}
+	return b.String()
+}
+
+// fillString draws text on c at pt: encoded as WinAnsi for a PDF, whose
+// fonts vgpdf declares with that encoding, as UTF-8 elsewhere.
+func fillString(c vg.Canvas, face font.Face, pt vg.Point, text string) {
+	if _, pdf := c.(*vgpdf.Canvas); pdf && !isASCII(text) {
+		text = WinAnsi(text)
+	}
+	c.FillString(face, pt, text)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,36 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// SamePath reports whether a and b name one file: the same cleaned
+// absolute path, or the same existing file reached another way (a link,
+// a hard link, another spelling of its folder).
+func SamePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	if err1 == nil && err2 == nil && aa == bb {
+		return true
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// InputAt is the one of inputs, the files a run or the app has read,
+// that path names, or "" when it names none of them: an output written
+// there would replace what was read. Empty inputs and "-" (stdin) are
+// skipped.
+func InputAt(path string, inputs []string) string {
+	if path == "" || path == "-" {
+		return ""
+	}
+	for _, in := range inputs {
+		if in != "" && in != "-" && SamePath(in, path) {
+			return in
+		}
+	}
+	return ""
+}
