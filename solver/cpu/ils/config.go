@@ -44,9 +44,6 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"kick acceptance: strictly shorter, or also ties (drift across plateaus)").Experimental(),
 	solver.Int(OptSegment, func(o *ilsOptions) *int { return &o.cfg.maxSeg }, 30, 1, 1<<20,
 		"longest segment of a kick's double bridge").Experimental(),
-	solver.Enum(OptKick, func(o *ilsOptions) *localsearch.KickKind { return &o.cfg.kick }, "segment", []string{"segment", "walk"},
-		[]localsearch.KickKind{localsearch.KickSegment, localsearch.KickWalk},
-		"partition search: the kick, two short adjacent segments swapped (segment) or chained Lin–Kernighan's double bridge on four edges close in the plane, found by random walks over the candidate lists (walk)").Experimental(),
 	solver.Int(OptNeighbors, func(o *ilsOptions) *int { return &o.cfg.neighbors }, 8, 2, 64,
 		"candidate list size").Experimental(),
 	solver.Enum(OptCandidates, func(o *ilsOptions) *listKind { return &o.cfg.candidates }, "nearest", []string{"nearest", "quadrant", "union", "mixed", "alpha"},
@@ -198,11 +195,11 @@ func stable(d solver.Decl[ilsOptions]) solver.Decl[ilsOptions] { return d.Stable
 // engine's default (solver.Spec.Fixed).
 var ilsSpecs = map[string]*solver.Spec[ilsOptions]{
 	"2opt-ils": solver.NewSpec(ilsDecls...).Modify(OptNeighbors, stable).
-		Fixed(OptPivot, OptRKBI, OptStale, OptThreeOpt, OptOr3, OptBridge, OptDepth, OptMove, OptRestart, OptAccept, OptSegment, OptKick,
+		Fixed(OptPivot, OptRKBI, OptStale, OptThreeOpt, OptOr3, OptBridge, OptDepth, OptMove, OptRestart, OptAccept, OptSegment,
 			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep, OptWindows, OptWinSize, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),
 	"3opt-ils": solver.NewSpec(ilsDecls...).With(OptThreeOpt, "on").
 		Modify(OptPivot, stable).Modify(OptRKBI, stable).Modify(OptNeighbors, stable).
-		Fixed(OptSync, OptShare, OptStale, OptThreeOpt, OptOr3, OptBridge, OptDepth, OptRestart, OptAccept, OptSegment, OptKick,
+		Fixed(OptSync, OptShare, OptStale, OptThreeOpt, OptOr3, OptBridge, OptDepth, OptRestart, OptAccept, OptSegment,
 			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep, OptWindows, OptWinSize, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),
 	"auto": solver.NewSpec(ilsDecls...).With(OptThreeOpt, "on").With(OptAccept, "equal").BySize(autoBySize).
 		Fixed(OptPivot, OptRKBI, OptSync, OptThreeOpt, OptBridge, OptDepth, OptRestart, OptAccept, OptSegment, OptNeighbors, OptPartSlice,

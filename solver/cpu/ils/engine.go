@@ -34,7 +34,6 @@ type ilsConfig struct {
 	neighbors       int      // candidate list size
 	candidates      listKind // OptCandidates
 	maxSeg          int      // kick segment length bound
-	kick            localsearch.KickKind
 	depth           int      // steps of a sequential move after the first
 	or3             bool     // with threeOpt, also tryOr3's pure 3-opt moves
 	bridge          bool     // with the 5-opt move, also the non-sequential bridge move
@@ -104,8 +103,6 @@ const (
 	OptAccept = "accept"
 	// OptSegment bounds the length of a kick's segments.
 	OptSegment = "segment"
-	// OptKick is the partition search's kick: "segment" or "walk".
-	OptKick = "kick"
 	// OptNeighbors is the candidate list size.
 	OptNeighbors = "neighbors"
 	// OptCandidates selects the candidate lists: "nearest" (the k nearest

@@ -70,9 +70,6 @@ type Search struct {
 	// least splitMin cities: set while the other workers idle, as in the
 	// partition search's stitch on the whole tour.
 	split int
-
-	// kickKind is the kick TryKick makes (SetKick).
-	kickKind KickKind
 }
 
 // splitMin is the shortest reversal split among goroutines: below it
@@ -1096,11 +1093,7 @@ func (s *Search) kickBreaksFixed(i0 int32, la, lb int) bool {
 func (s *Search) TryKick(maxSeg int, acceptEqual bool, stop func() bool) (old int64, ok bool) {
 	s.journal, s.saved = s.journal[:0], s.saved[:0]
 	old = s.length
-	if s.kickKind == KickWalk {
-		s.WalkKick(maxSeg)
-	} else {
-		s.Kick(maxSeg)
-	}
+	s.Kick(maxSeg)
 	if !s.Optimize(stop) {
 		s.undo()
 		s.length = old

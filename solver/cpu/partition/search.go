@@ -13,7 +13,6 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
-	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -91,8 +90,7 @@ type Options struct {
 	OrOpt, ThreeOpt, Or3 bool
 	Depth                int
 	Move                 Move
-	MaxSeg               int // kick segment length bound
-	Kick                 localsearch.KickKind
+	MaxSeg               int  // kick segment length bound
 	AcceptEqual          bool // accept a kick that ties
 	Candidates           ListKind
 	Seg                  int     // cities of a segment (0: Segment)
@@ -922,7 +920,6 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	s.SetMoves(pr.moves(wk, r.Opts.RKBI))
 	s.SetRand(newRNG(r.Seed, uint64(pr.round)<<24^uint64(seg)<<8^uint64(rep)^runctl.StreamSegment))
 	s.SetFixed(sg.edges)
-	s.SetKick(r.Opts.Kick)
 	length0 := s.Length()
 
 	base := s.Evaluated()
