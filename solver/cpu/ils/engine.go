@@ -436,7 +436,9 @@ func (r *ilsRun) quickTour() []int32 {
 
 // candidates builds the candidate lists: nb for the even-numbered
 // workers, nbOdd for the odd ones (they differ only for "mixed": nearest
-// for the even workers, quadrant for the odd ones).
+// for the even workers, quadrant for the odd ones). The partition search
+// takes both under "mixed" whatever the workers: its pieces alternate
+// them, and they tell it whether the instance is clustered.
 func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err error) {
 	r.c.SetPhase(solver.PhaseNeighbours)
 	k := r.o.cfg.neighbors
@@ -451,7 +453,7 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 			nb = unionNeighbors(r.in, a, b)
 		}
 	case listMixed:
-		if r.w > 1 {
+		if r.w > 1 || r.usePartition() {
 			// One search finds both.
 			nb, nbOdd, err = neighbor.NearestQuadrantContext(ctx, r.in, k)
 		} else {
