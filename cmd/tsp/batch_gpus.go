@@ -13,10 +13,9 @@ import (
 // batchGPU is what a GPU batch needs of the GPUs (gpu/batch in a CUDA
 // build; a test's fake elsewhere).
 type batchGPU interface {
-	// open opens a lane on each device of devs (none: device 0), all at
-	// once, and names in notes those that did not open; an error when
-	// none did.
-	open(p solver.Params, devs []int) (lanes []gpuLane, notes []string, err error)
+	// open opens a lane on device dev (a run of its own, on an OS thread
+	// of its own).
+	open(p solver.Params, dev int) (gpuLane, error)
 	// prepare builds a chunk's start tours on the cores; ids number its
 	// instances in the inputs' order.
 	prepare(ctx context.Context, ins []*solver.Instance, ids []uint64, p solver.Params) (gpuWork, error)
@@ -112,51 +111,44 @@ func batchDevices(sel []int) []int {
 }
 
 // runGPUBatch solves the items on the GPUs r names as a pipeline: the
-// GPUs open all at once while the cores parse the items; the items are
-// cut into chunks of what a GPU searches at once (--chunk: that many);
-// the cores build each chunk's start tours, each GPU searches the next
-// chunk as it ends one, and the cores check and measure its tours while
-// the GPUs go on. The outcomes go to results (closed at the end) with
-// their items' seq. It returns the function that waits for the end and
-// gives the error that stopped the batch (no GPU opened), after which
-// cancel was called.
+// GPUs open all at once while the cores parse the items, each GPU taking
+// chunks as soon as it is open; the items are cut into chunks of what a
+// GPU searches at once (--chunk: that many); the cores build each
+// chunk's start tours while the GPUs search the chunks before it, each
+// GPU taking the next chunk as it ends one, and the cores check and
+// measure a chunk's tours while the GPUs go on. The outcomes go to
+// results (closed at the end) with their items' seq. It returns the
+// function that waits for the end and gives the error that stopped the
+// batch (no GPU opened), after which cancel was called.
 func runGPUBatch(ctx context.Context, e *env, r *batchRequest, g batchGPU, items <-chan batchItem, results chan<- batchDone, cancel func()) func() error {
-	var fatal error
-	lanes := make(chan []gpuLane, 1)
-	go func() {
-		ls, notes, err := g.open(r.p, r.gpus)
-		for _, n := range notes {
-			fmt.Fprintf(e.stderr, "tsp: note: %s\n", n)
-		}
-		if err != nil {
-			fatal = err
-			cancel()
-		}
-		lanes <- ls
-	}()
+	devs := r.gpus
+	if len(devs) == 0 {
+		devs = []int{0}
+	}
 	send := func(d batchDone) { results <- d } // the writer reads results until they close
 	parsed, parsedAll := parseBatchItems(ctx, r, items, send)
+	lanes := openLanes(ctx, e, r, g, devs, cancel)
+	chunks := make(chan []batchInst)
+	go func() {
+		first, ok := <-lanes.first
+		if !ok {
+			close(chunks)
+			for range parsed { // drain: the batch was cancelled
+			}
+			return
+		}
+		size, in := r.chunk, parsed
+		if size == 0 {
+			size, in = chunkFromFirst(first, parsed)
+		}
+		dealChunks(ctx, in, size, len(devs), chunks)
+		for range in { // drain after a cancel
+		}
+	}()
+	searched := searchChunks(ctx, r, g, lanes, len(devs), chunks, send)
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
-		ls := <-lanes
-		chunks := make(chan []batchInst)
-		go func() {
-			if len(ls) == 0 {
-				close(chunks)
-				for range parsed { // drain: the batch was cancelled
-				}
-				return
-			}
-			size, first := r.chunk, parsed
-			if size == 0 {
-				size, first = chunkFromFirst(ls[0], parsed)
-			}
-			dealChunks(ctx, first, size, len(ls), chunks)
-			for range first { // drain after a cancel
-			}
-		}()
-		searched := searchChunks(ctx, r, g, ls, chunks, send)
 		var fin sync.WaitGroup
 		for range max(2, runtime.NumCPU()/4) {
 			fin.Add(1)
@@ -171,16 +163,66 @@ func runGPUBatch(ctx context.Context, e *env, r *batchRequest, g batchGPU, items
 		parsedAll()
 		close(results)
 	}()
-	return func() error { <-ended; return fatal }
+	return func() error { <-ended; return lanes.err }
 }
 
-// searchChunks prepares the chunks on the cores, two at a time, and
-// searches each on the next lane free; the searched chunks go to the
-// channel it returns, closed at the end.
-func searchChunks(ctx context.Context, r *batchRequest, g batchGPU, ls []gpuLane, chunks <-chan []batchInst, send func(batchDone)) <-chan gpuChunkOf {
-	ready := make(chan gpuChunkOf, len(ls))
+// openedLanes is the GPUs of a batch as they open: first gives the first
+// to open (closed without one when none does), each gives every one (closed
+// once all have opened or failed); err is set, and the batch cancelled,
+// when none opened.
+type openedLanes struct {
+	first chan gpuLane
+	each  chan gpuLane
+	err   error
+}
+
+// openLanes opens a lane on each of devs at once, naming on stderr those
+// that fail.
+func openLanes(ctx context.Context, e *env, r *batchRequest, g batchGPU, devs []int, cancel func()) *openedLanes {
+	ls := &openedLanes{first: make(chan gpuLane, 1), each: make(chan gpuLane, len(devs))}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	opened, failed := 0, []error{}
+	for _, d := range devs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l, err := g.open(r.p, d)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				failed = append(failed, err)
+				if len(devs) > 1 {
+					fmt.Fprintf(e.stderr, "tsp: note: GPU %d left out: %s\n", d, oneLine(err.Error()))
+				}
+				return
+			}
+			if opened++; opened == 1 {
+				ls.first <- l
+			}
+			ls.each <- l
+		}()
+	}
+	go func() {
+		wg.Wait()
+		if opened == 0 {
+			ls.err = failed[0]
+			cancel()
+		}
+		close(ls.first)
+		close(ls.each)
+	}()
+	return ls
+}
+
+// searchChunks prepares the chunks on the cores, as many at once as
+// there are GPUs, and each GPU, once open, searches the next one ready as
+// it ends one; the searched chunks go to the channel it returns, closed
+// at the end.
+func searchChunks(ctx context.Context, r *batchRequest, g batchGPU, lanes *openedLanes, gpus int, chunks <-chan []batchInst, send func(batchDone)) <-chan gpuChunkOf {
+	ready := make(chan gpuChunkOf, gpus)
 	var prep sync.WaitGroup
-	for range 2 { // one chunk ready while the next is made
+	for range gpus + 1 {
 		prep.Add(1)
 		go func() {
 			defer prep.Done()
@@ -201,23 +243,32 @@ func searchChunks(ctx context.Context, r *batchRequest, g batchGPU, ls []gpuLane
 		}()
 	}
 	go func() { prep.Wait(); close(ready) }()
-	searched := make(chan gpuChunkOf, len(ls))
-	var gpus sync.WaitGroup
-	for _, l := range ls {
-		gpus.Add(1)
-		go func() {
-			defer gpus.Done()
-			defer l.close()
-			for c := range ready {
-				if ctx.Err() != nil {
-					continue
+	searched := make(chan gpuChunkOf, gpus)
+	var running sync.WaitGroup
+	running.Add(1)
+	go func() {
+		defer running.Done()
+		for l := range lanes.each {
+			running.Add(1)
+			go func() {
+				defer running.Done()
+				defer l.close()
+				for c := range ready {
+					if ctx.Err() != nil {
+						continue
+					}
+					c.err = l.search(ctx, c.work)
+					searched <- c
 				}
-				c.err = l.search(ctx, c.work)
-				searched <- c
+			}()
+		}
+		// no GPU opened: what was prepared is not searched
+		if lanes.err != nil {
+			for range ready {
 			}
-		}()
-	}
-	go func() { gpus.Wait(); close(searched) }()
+		}
+	}()
+	go func() { running.Wait(); close(searched) }()
 	return searched
 }
 

@@ -62,6 +62,7 @@ func TestDealChunks(t *testing.T) {
 // fakeBatchGPUs is a batchGPU of fake lanes, each solving a chunk with solve
 // (g: the lane's device), holding capacity instances at once.
 type fakeBatchGPUs struct {
+	broken   int // the device that does not open (-1: none)
 	capacity int
 	solve    func(g int, ins []*solver.Instance, ids []uint64) ([]solver.Result, error)
 }
@@ -78,15 +79,11 @@ type fakeBatchWork struct {
 	err error
 }
 
-func (f *fakeBatchGPUs) open(_ solver.Params, devs []int) ([]gpuLane, []string, error) {
-	if len(devs) == 0 {
-		devs = []int{0}
+func (f *fakeBatchGPUs) open(_ solver.Params, d int) (gpuLane, error) {
+	if d == f.broken {
+		return nil, fmt.Errorf("GPU %d is broken", d)
 	}
-	var ls []gpuLane
-	for _, d := range devs {
-		ls = append(ls, fakeBatchLane{f, d})
-	}
-	return ls, nil, nil
+	return fakeBatchLane{f, d}, nil
 }
 
 func (f *fakeBatchGPUs) prepare(_ context.Context, ins []*solver.Instance, ids []uint64, _ solver.Params) (gpuWork, error) {
@@ -141,7 +138,7 @@ func TestBatchOnTwoGPUs(t *testing.T) {
 	var mu sync.Mutex
 	seen := map[int]int{}
 	var ids []uint64
-	f := &fakeBatchGPUs{capacity: 2, solve: func(g int, ins []*solver.Instance, id []uint64) ([]solver.Result, error) {
+	f := &fakeBatchGPUs{broken: -1, capacity: 2, solve: func(g int, ins []*solver.Instance, id []uint64) ([]solver.Result, error) {
 		mu.Lock()
 		seen[g] += len(ins)
 		ids = append(ids, id...)
@@ -196,7 +193,7 @@ func TestBatchGPUChunks(t *testing.T) {
 	}{{2, 0, []int{1, 2, 2}}, {2, 3, []int{2, 3}}, {0, 0, []int{5}}} {
 		sizes = nil
 		res := filepath.Join(dir, fmt.Sprintf("gpu%d-%d.jsonl", c.capacity, c.chunk))
-		st := runFakeBatch(t, &fakeBatchGPUs{capacity: c.capacity, solve: identity}, in, res, c.chunk, nil, shard{})
+		st := runFakeBatch(t, &fakeBatchGPUs{broken: -1, capacity: c.capacity, solve: identity}, in, res, c.chunk, nil, shard{})
 		slices.Sort(sizes) // two chunks are made ready at once: they may come in either order
 		if st.solved != 5 || !slices.Equal(sizes, c.want) {
 			t.Fatalf("capacity %d, --chunk %d: solved %d in chunks %v, want 5 in %v", c.capacity, c.chunk, st.solved, sizes, c.want)
@@ -210,8 +207,37 @@ func TestBatchGPUChunks(t *testing.T) {
 		out[0].Length++
 		return out, err
 	}
-	st := runFakeBatch(t, &fakeBatchGPUs{capacity: 2, solve: wrong}, in, filepath.Join(dir, "wrong.jsonl"), 0, nil, shard{})
+	st := runFakeBatch(t, &fakeBatchGPUs{broken: -1, capacity: 2, solve: wrong}, in, filepath.Join(dir, "wrong.jsonl"), 0, nil, shard{})
 	if st.failed != 3 || st.solved != 2 {
 		t.Fatalf("a wrong length: %d failed, %d solved: want the first of each chunk refused", st.failed, st.solved)
+	}
+}
+
+// TestBatchGPULeftOut: a GPU that does not open is named and left out,
+// the others solve every instance; with none open the batch stops with
+// its error.
+func TestBatchGPULeftOut(t *testing.T) {
+	dir := t.TempDir()
+	in := circleLines(t, dir, 5, 8)
+	solve := func(_ int, ins []*solver.Instance, _ []uint64) ([]solver.Result, error) { return identityResults(ins), nil }
+	run := func(devs []int) (*batchStats, string, error) {
+		r := &batchRequest{inputs: []string{in}, out: "-", jobs: 1, quiet: true, progress: time.Hour, gpus: devs}
+		r.p = solver.Params{Algorithm: "auto", Backend: solver.BackendGPU}
+		out, done, err := openBatchOut("-", io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pl session.Pipeline
+		var stderr strings.Builder
+		st, err := runBatch(context.Background(), &env{stdout: io.Discard, stderr: &stderr}, r, &pl, &fakeBatchGPUs{broken: 1, capacity: 2, solve: solve}, out, done)
+		out.close()
+		return st, stderr.String(), err
+	}
+	st, stderr, err := run([]int{0, 1})
+	if err != nil || st.solved != 5 || !strings.Contains(stderr, "GPU 1 left out: GPU 1 is broken") {
+		t.Fatalf("one GPU broken: %v, %d solved, %q", err, st.solved, stderr)
+	}
+	if _, _, err := run([]int{1}); err == nil || !strings.Contains(err.Error(), "GPU 1 is broken") {
+		t.Fatalf("the only GPU broken: %v, want its error", err)
 	}
 }

@@ -670,7 +670,10 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
             qsize = 0;
         }
     }
-    if (len == best) bi_store(w, Tg, lane);
+    // the walk's tour of the best length is the search's at its end; in
+    // work mode a launch that ends before the budget keeps the walk's
+    // first best, as one long launch would
+    if (len == best && (walk == nullptr || done >= kickBudget)) bi_store(w, Tg, lane);
     if (walk != nullptr) {
         bi_store(w, walk + tourOff[g], lane);
         if (lane == 0) {
