@@ -219,7 +219,9 @@ func TestBatchGPUChunks(t *testing.T) {
 func TestBatchGPULeftOut(t *testing.T) {
 	dir := t.TempDir()
 	in := circleLines(t, dir, 5, 8)
-	solve := func(_ int, ins []*solver.Instance, _ []uint64) ([]solver.Result, error) { return identityResults(ins), nil }
+	solve := func(_ int, ins []*solver.Instance, _ []uint64) ([]solver.Result, error) {
+		return identityResults(ins), nil
+	}
 	run := func(devs []int) (*batchStats, string, error) {
 		r := &batchRequest{inputs: []string{in}, out: "-", jobs: 1, quiet: true, progress: time.Hour, gpus: devs}
 		r.p = solver.Params{Algorithm: "auto", Backend: solver.BackendGPU}
