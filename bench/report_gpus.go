@@ -1,12 +1,16 @@
 package bench
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -31,27 +35,26 @@ const gpusOption = "gpus"
 
 // gpusSetting is what the several-GPU part runs: pspm on lam (default schedule), 2opt-climb on the first
 // climbSizes cities of d18512 for climbTime, the batch of batchCount uniform batchN-city instances in
-// chunks of batchChunk of batchEach each, GPU auto on auto for each of autoTimes.
+// at its default work, GPU auto on auto for each of autoTimes.
 type gpusSetting struct {
-	lam                            []string
-	climbSizes                     []int
-	climbTime                      time.Duration
-	batchN, batchCount, batchChunk int
-	batchEach                      time.Duration
-	auto                           []string
-	autoTimes                      []time.Duration
-	budget                         time.Duration
+	lam                []string
+	climbSizes         []int
+	climbTime          time.Duration
+	batchN, batchCount int
+	auto               []string
+	autoTimes          []time.Duration
+	budget             time.Duration
 }
 
 // gpusSettingOf is the part's full setting, or with quick a short one that checks that it runs.
 func gpusSettingOf(quick bool) gpusSetting {
 	if quick {
 		return gpusSetting{lam: []string{"rd100", "a280"}, climbSizes: []int{1000}, climbTime: time.Second,
-			batchN: 100, batchCount: 500, batchChunk: 125, batchEach: 500 * time.Millisecond,
+			batchN: 100, batchCount: 500,
 			auto: []string{"E10k.0"}, autoTimes: []time.Duration{2 * time.Second, 5 * time.Second}, budget: time.Minute}
 	}
 	return gpusSetting{lam: gpusLam, climbSizes: []int{1000, 4000}, climbTime: 5 * time.Second,
-		batchN: 100, batchCount: 10000, batchChunk: 2500, batchEach: time.Second,
+		batchN: 100, batchCount: 10000,
 		auto: []string{"E100k.0", "E1M.0"}, autoTimes: []time.Duration{10 * time.Second, 60 * time.Second}, budget: gpusPartBudget}
 }
 
@@ -67,6 +70,7 @@ type gpusRow struct {
 	gpus, used int
 	rate       float64
 	unit       string
+	note       string // after the rate, in brackets
 	tours      string
 	notMade    string
 }
@@ -201,92 +205,111 @@ func (rr *reportRun) gpusClimb(s gpusSetting, counts []int) ([]gpusRow, error) {
 	return rows, nil
 }
 
-// gpusBatch is the GPU batch solver on s.batchCount uniform instances in chunks of s.batchChunk, a
-// worker a GPU taking the next chunk from one queue (as `tsp batch --gpus N --chunk C` does), on each
-// count of GPUs: instances a second over the wall clock of the solve, and the mean and worst length
+// gpusBatch is `tsp batch` (this executable, a process of its own, as a user runs it) on s.batchCount
+// uniform instances at its default work, on each count of GPUs: instances a second over the process's
+// wall clock, that wall clock and the solve time its summary gives, and the mean and worst length
 // against one GPU's tours of the same instances.
 func (rr *reportRun) gpusBatch(s gpusSetting, counts []int) ([]gpusRow, error) {
-	bg, ok := rr.opt.GPU.(BatchGPU)
-	if !ok {
-		return nil, errors.New("this build has no GPU batch solver")
-	}
 	ins, err := batchInstances(s.batchN, s.batchCount)
 	if err != nil {
 		return nil, err
 	}
-	what := fmt.Sprintf("`tsp batch`, %s × %d cities, chunks of %s, %s each", solver.GroupDigits(fmt.Sprint(s.batchCount)), s.batchN,
-		solver.GroupDigits(fmt.Sprint(s.batchChunk)), fmtD(s.batchEach))
+	dir, err := os.MkdirTemp("", "tsp-bench-batch")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "instances.txt")
+	if err := writeInstanceLines(file, ins); err != nil {
+		return nil, err
+	}
+	what := fmt.Sprintf("`tsp batch`, %s × %d cities, its default work", solver.GroupDigits(fmt.Sprint(s.batchCount)), s.batchN)
 	var rows []gpusRow
-	var first []solver.Result
+	var first []float64
 	for _, n := range counts {
-		res, wall, err := rr.batchOn(bg, ins, n, s.batchChunk, s.batchEach)
+		wall, solve, lens, err := rr.batchProcess(file, filepath.Join(dir, fmt.Sprintf("r%d.jsonl", n)), n, len(ins))
 		if err != nil {
 			return nil, err
 		}
 		tours := "the reference"
 		if first == nil {
-			first = res
+			first = lens
 		} else {
-			tours = lengthsAgainst(res, first)
+			tours = lengthsAgainst(lens, first)
 		}
-		rr.logf("gpus: batch on %d GPUs: %d instances in %v", n, len(ins), wall.Round(time.Millisecond))
-		rows = append(rows, gpusRow{what: what, gpus: n, used: n, rate: float64(len(ins)) / wall.Seconds(), unit: "instances/s", tours: tours})
+		rr.logf("gpus: tsp batch on %d GPUs: %d instances, wall %v, solved in %v", n, len(ins), wall.Round(time.Millisecond), solve.Round(time.Millisecond))
+		rows = append(rows, gpusRow{what: what, gpus: n, used: n, rate: float64(len(ins)) / wall.Seconds(), unit: "instances/s",
+			note: fmt.Sprintf("wall clock %.2f s, solved in %.2f s", wall.Seconds(), solve.Seconds()), tours: tours})
 	}
 	return rows, nil
 }
 
-// batchOn solves ins on the first gpus GPUs, chunk instances a launch of each for each, a worker a GPU
-// taking the next chunk as it ends one, and returns the results in ins's order, each checked, with the
-// wall clock of the whole.
-func (rr *reportRun) batchOn(bg BatchGPU, ins []*solver.Instance, gpus, chunk int, each time.Duration) ([]solver.Result, time.Duration, error) {
-	res := make([]solver.Result, len(ins))
-	next := make(chan int)
-	errs := make([]error, gpus)
-	var wg sync.WaitGroup
-	t0 := time.Now()
-	for g := range gpus {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p := solver.Params{Seed: 1, TimeLimit: each}.WithExtra(gpusOption, fmt.Sprintf("%d,", g))
-			for lo := range next {
-				hi := min(lo+chunk, len(ins))
-				out, err := bg.SolveBatch(rr.ctx, ins[lo:hi], p)
-				if err == nil && len(out) != hi-lo {
-					err = fmt.Errorf("the GPU returned %d results for %d instances", len(out), hi-lo)
-				}
-				if err != nil {
-					errs[g] = errors.Join(errs[g], err)
-					continue
-				}
-				copy(res[lo:hi], out)
+// writeInstanceLines writes ins to file, one instance a line ("x1 y1 x2 y2 …").
+func writeInstanceLines(file string, ins []*solver.Instance) error {
+	var b strings.Builder
+	for _, in := range ins {
+		for c := range in.N {
+			if c > 0 {
+				b.WriteByte(' ')
 			}
-		}()
-	}
-	for lo := 0; lo < len(ins); lo += chunk {
-		next <- lo
-	}
-	close(next)
-	wg.Wait()
-	wall := time.Since(t0)
-	if err := errors.Join(errs...); err != nil {
-		return nil, 0, err
-	}
-	for i, x := range res {
-		if err := checkResult(ins[i], x); err != nil {
-			return nil, 0, err
+			b.WriteString(strconv.FormatFloat(in.X[c], 'g', -1, 64) + " " + strconv.FormatFloat(in.Y[c], 'g', -1, 64))
 		}
-		rr.device = x.Device
+		b.WriteByte('\n')
 	}
-	return res, wall, nil
+	return os.WriteFile(file, []byte(b.String()), 0o644)
 }
 
-// lengthsAgainst is the mean and range of each tour's length above ref's of the same instance, in per
-// cent ("+0.0001 % (−0.01–+0.02) against one GPU's").
-func lengthsAgainst(res, ref []solver.Result) string {
-	d := make([]float64, len(res))
-	for i := range res {
-		d[i] = 100 * float64(res[i].Length-ref[i].Length) / float64(ref[i].Length)
+// batchSolvedIn reads the solve time from tsp batch's summary ("batch: N solved in 1.23 s, …").
+var batchSolvedIn = regexp.MustCompile(`solved in ([0-9.]+) s`)
+
+// batchProcess runs this executable's `tsp batch` on file's count instances on the first gpus GPUs,
+// writing out, and returns the process's wall clock, the solve time its summary gives and each line's
+// length in input order.
+func (rr *reportRun) batchProcess(file, out string, gpus, count int) (time.Duration, time.Duration, []float64, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	cmd := exec.CommandContext(rr.ctx, exe, "batch", file, "--lines", "--backend", "gpu", "--gpus", strconv.Itoa(gpus), "--out", out, "--quiet")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	t0 := time.Now()
+	err = cmd.Run()
+	wall := time.Since(t0)
+	if err != nil {
+		return 0, 0, nil, fmt.Errorf("tsp batch on %d GPUs: %v: %s", gpus, err, strings.TrimSpace(stderr.String()))
+	}
+	m := batchSolvedIn.FindStringSubmatch(stdout.String())
+	if m == nil {
+		return 0, 0, nil, fmt.Errorf("tsp batch on %d GPUs: no solve time in %q", gpus, stdout.String())
+	}
+	secs, _ := strconv.ParseFloat(m[1], 64)
+	data, err := os.ReadFile(out)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	var lens []float64
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var line struct {
+			Length float64 `json:"length"`
+		}
+		if err := json.Unmarshal([]byte(l), &line); err != nil {
+			return 0, 0, nil, fmt.Errorf("tsp batch on %d GPUs: %v", gpus, err)
+		}
+		lens = append(lens, line.Length)
+	}
+	if len(lens) != count {
+		return 0, 0, nil, fmt.Errorf("tsp batch on %d GPUs wrote %d lines for %d instances", gpus, len(lens), count)
+	}
+	return wall, time.Duration(secs * float64(time.Second)), lens, nil
+}
+
+// lengthsAgainst is the mean and range of each length above ref's of the same instance, in per cent
+// ("+0.0001 % (−0.01–+0.02) against one GPU's").
+func lengthsAgainst(lens, ref []float64) string {
+	d := make([]float64, len(lens))
+	for i := range lens {
+		d[i] = 100 * (lens[i] - ref[i]) / ref[i]
 	}
 	return spreadCell(d, "%+.4f") + " % against one GPU's tours"
 }
@@ -387,6 +410,9 @@ func gpusTableOf(rows []gpusRow, host int) *Table {
 			if r.rate < 1e6 {
 				// a rate a person counts, digits grouped
 				rate = solver.GroupDigits(strconv.FormatFloat(r.rate, 'f', 0, 64)) + " " + r.unit
+			}
+			if r.note != "" {
+				rate += " (" + r.note + ")"
 			}
 			if base := one[r.what]; base > 0 {
 				x := r.rate / base

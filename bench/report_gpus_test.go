@@ -1,14 +1,10 @@
 package bench
 
 import (
-	"context"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/tsplab/tsplab/solver"
 )
 
 // gpusRowsOf are the rows of a measurement on counts GPUs at rates[i], the others' fields fixed.
@@ -136,56 +132,13 @@ func TestRenderGPUs(t *testing.T) {
 	}
 }
 
-// chunkBatch is a BatchGPU that returns each instance's identity tour and records the chunks each
-// device (the gpus option) was given.
-type chunkBatch struct {
-	mu     sync.Mutex
-	chunks map[string][]int // device → the sizes of its chunks
-}
-
-func (b *chunkBatch) SolveBatch(_ context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
-	b.mu.Lock()
-	b.chunks[p.Extra[gpusOption]] = append(b.chunks[p.Extra[gpusOption]], len(ins))
-	b.mu.Unlock()
-	out := make([]solver.Result, len(ins))
-	for i, in := range ins {
-		t := make([]int, in.N)
-		for k := range t {
-			t[k] = k
-		}
-		out[i] = solver.Result{Tour: t, Length: solver.TourLength(in, t), Device: "fake"}
+// TestLengthsAgainst: the same lengths are +0 % against themselves; one 1 % longer says so.
+func TestLengthsAgainst(t *testing.T) {
+	ref := []float64{100, 200}
+	if got := lengthsAgainst(ref, ref); got != "+0.0000 (+0.0000–+0.0000) % against one GPU's tours" {
+		t.Errorf("lengthsAgainst of the same lengths = %q", got)
 	}
-	return out, nil
-}
-
-func TestBatchOn(t *testing.T) {
-	ins, err := batchInstances(20, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &chunkBatch{chunks: map[string][]int{}}
-	rr := &reportRun{repro: &repro{ctx: context.Background()}}
-	res, _, err := rr.batchOn(b, ins, 2, 4, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, x := range res {
-		if want := solver.TourLength(ins[i], x.Tour); x.Length != want || len(x.Tour) != ins[i].N {
-			t.Errorf("result %d is not instance %d's", i, i)
-		}
-	}
-	var sizes []int
-	for dev, c := range b.chunks {
-		if dev != "0," && dev != "1," {
-			t.Errorf("a chunk went to %q, not one device of the first two", dev)
-		}
-		sizes = append(sizes, c...)
-	}
-	slices.Sort(sizes)
-	if !slices.Equal(sizes, []int{2, 4, 4}) {
-		t.Errorf("chunk sizes %v, want 4, 4 and the 2 left", sizes)
-	}
-	if got := lengthsAgainst(res, res); got != "+0.0000 (+0.0000–+0.0000) % against one GPU's tours" {
-		t.Errorf("lengthsAgainst of the same tours = %q", got)
+	if got := lengthsAgainst([]float64{101, 200}, ref); !strings.Contains(got, "+1.0000") {
+		t.Errorf("one 1 %% longer: %q", got)
 	}
 }

@@ -166,7 +166,8 @@ func (rr *reportRun) kernelBatch() (*Table, error) {
 			return nil, err
 		}
 		t0 := time.Now()
-		res, err := bg.SolveBatch(rr.ctx, ins, solver.Params{Seed: 1, TimeLimit: row.each})
+		// kicks=0: the batch searches until its time limit
+		res, err := bg.SolveBatch(rr.ctx, ins, solver.Params{Seed: 1, TimeLimit: row.each, Extra: map[string]string{"kicks": "0"}})
 		wall := time.Since(t0)
 		if err != nil {
 			return nil, err

@@ -3,46 +3,74 @@ package main
 import (
 	"context"
 	"fmt"
-	"strconv"
+	"runtime"
 	"sync"
 
-	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/session"
 )
 
-// gpuChunk is one launch of a GPU batch: its place in the batch's order
-// and its items.
-type gpuChunk struct {
-	seq   int
-	items []batchItem
+// batchGPU is what a GPU batch needs of the GPUs (gpu/batch in a CUDA
+// build; a test's fake elsewhere).
+type batchGPU interface {
+	// open opens a lane on device dev (a run of its own, on an OS thread
+	// of its own).
+	open(p solver.Params, dev int) (gpuLane, error)
+	// prepare builds a chunk's start tours on the cores; ids number its
+	// instances in the inputs' order.
+	prepare(ctx context.Context, ins []*solver.Instance, ids []uint64, p solver.Params) (gpuWork, error)
 }
 
-// chunkDone is a chunk's outcomes in its items' order (none when the
-// batch was interrupted before it ended).
-type chunkDone struct {
-	seq  int
-	done []batchDone
+// gpuLane is one GPU of a batch.
+type gpuLane interface {
+	// capacity is how many instances like in the GPU searches at once
+	// (0: unknown).
+	capacity(in *solver.Instance) int
+	// search searches a prepared chunk.
+	search(ctx context.Context, w gpuWork) error
+	close()
 }
+
+// gpuWork is a chunk prepared for a GPU; finish, once it was searched,
+// gives its results in its instances' order (checked on the cores).
+type gpuWork interface {
+	finish() ([]solver.Result, error)
+}
+
+// batchInst is an item read and parsed.
+type batchInst struct {
+	it     batchItem
+	in     *solver.Instance
+	ref    int64
+	hasRef bool
+}
+
+// gpuChunkOf is a chunk prepared for the GPUs with its instances.
+type gpuChunkOf struct {
+	insts []batchInst
+	work  gpuWork
+	err   error // the search's
+}
+
+// defaultChunk is the chunk of a GPU batch whose GPUs say nothing of
+// their capacity.
+const defaultChunk = 4096
 
 // dealChunks cuts items into chunks for gpus GPUs and sends them to out in
-// input order, closing it at the end: size items a chunk while every GPU
-// can have one, and the rest shared evenly between the GPUs (one GPU: the
-// rest as one chunk), so that a batch smaller than the GPUs' chunks
-// together keeps every GPU busy.
-func dealChunks(ctx context.Context, items <-chan batchItem, size, gpus int, out chan<- gpuChunk) {
+// the order they come, closing it at the end: size items a chunk while
+// every GPU can have one, and the rest shared evenly between the GPUs
+// (one GPU: the rest as one chunk), so that the GPUs end together.
+func dealChunks[T any](ctx context.Context, items <-chan T, size, gpus int, out chan<- []T) {
 	defer close(out)
-	seq := 0
-	send := func(part []batchItem) bool {
+	send := func(part []T) bool {
 		select {
-		case out <- gpuChunk{seq, part}:
-			seq++
+		case out <- part:
 			return true
 		case <-ctx.Done():
 			return false
 		}
 	}
-	var buf []batchItem
+	var buf []T
 	for it := range items {
 		buf = append(buf, it)
 		if len(buf) < size*gpus {
@@ -59,48 +87,6 @@ func dealChunks(ctx context.Context, items <-chan batchItem, size, gpus int, out
 	for g := range k {
 		if !send(buf[g*len(buf)/k : (g+1)*len(buf)/k]) {
 			return
-		}
-	}
-}
-
-// solveChunks runs a worker per GPU of devices, each taking the next chunk
-// as it ends one (a faster GPU takes more), and sends every outcome to
-// results in the chunks' order, closing it at the end. solve(g, items) is
-// GPU g's outcomes of one chunk, in its items' order.
-func solveChunks(chunks <-chan gpuChunk, gpus int, solve func(g int, items []batchItem) []batchDone, results chan<- batchDone) {
-	done := make(chan chunkDone, gpus)
-	var wg sync.WaitGroup
-	for g := range gpus {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range chunks {
-				done <- chunkDone{c.seq, solve(g, c.items)}
-			}
-		}()
-	}
-	go func() { wg.Wait(); close(done) }()
-	inOrder(done, results)
-	close(results)
-}
-
-// inOrder sends the chunks' outcomes to results in the chunks' order as
-// they come, holding back those that end before an earlier chunk.
-func inOrder(done <-chan chunkDone, results chan<- batchDone) {
-	held := map[int][]batchDone{}
-	next := 0
-	for c := range done {
-		held[c.seq] = c.done
-		for {
-			d, ok := held[next]
-			if !ok {
-				break
-			}
-			delete(held, next)
-			next++
-			for _, x := range d {
-				results <- x
-			}
 		}
 	}
 }
@@ -124,80 +110,257 @@ func batchDevices(sel []int) []int {
 	return all
 }
 
-// runGPUBatch solves the items on the GPUs r names (none: device 0), a
-// worker each sharing one queue of chunks, and sends their outcomes to
-// results in input order, closing it at the end.
-func runGPUBatch(ctx context.Context, r *batchRequest, solve batchSolver, items <-chan batchItem, results chan<- batchDone) {
+// runGPUBatch solves the items on the GPUs r names as a pipeline: the
+// GPUs open all at once while the cores parse the items, each GPU taking
+// chunks as soon as it is open; the items are cut into chunks of what a
+// GPU searches at once (--chunk: that many); the cores build each
+// chunk's start tours while the GPUs search the chunks before it, each
+// GPU taking the next chunk as it ends one, and the cores check and
+// measure a chunk's tours while the GPUs go on. The outcomes go to
+// results (closed at the end) with their items' seq. It returns the
+// function that waits for the end and gives the error that stopped the
+// batch (no GPU opened), after which cancel was called.
+func runGPUBatch(ctx context.Context, e *env, r *batchRequest, g batchGPU, items <-chan batchItem, results chan<- batchDone, cancel func()) func() error {
 	devs := r.gpus
 	if len(devs) == 0 {
 		devs = []int{0}
 	}
-	chunks := make(chan gpuChunk)
-	go dealChunks(ctx, items, r.chunk, len(devs), chunks)
-	ps := make([]solver.Params, len(devs))
-	for g, d := range devs {
-		ps[g] = r.p
-		if len(devs) > 1 || d != 0 || r.p.Given(device.OptGPUs) {
-			// "d," is device d alone, whatever d
-			ps[g] = r.p.WithExtra(device.OptGPUs, strconv.Itoa(d)+",")
+	send := func(d batchDone) { results <- d } // the writer reads results until they close
+	parsed, parsedAll := parseBatchItems(ctx, r, items, send)
+	lanes := openLanes(ctx, e, r, g, devs, cancel)
+	chunks := make(chan []batchInst)
+	go func() {
+		first, ok := <-lanes.first
+		if !ok {
+			close(chunks)
+			for range parsed { // drain: the batch was cancelled
+			}
+			return
 		}
-	}
-	solveChunks(chunks, len(devs), func(g int, items []batchItem) []batchDone {
-		return gpuBatchChunk(ctx, r, solve, ps[g], items)
-	}, results)
+		size, in := r.chunk, parsed
+		if size == 0 {
+			size, in = chunkFromFirst(first, parsed)
+		}
+		dealChunks(ctx, in, size, len(devs), chunks)
+		for range in { // drain after a cancel
+		}
+	}()
+	searched := searchChunks(ctx, r, g, lanes, len(devs), chunks, send)
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		var fin sync.WaitGroup
+		for range max(2, runtime.NumCPU()/4) {
+			fin.Add(1)
+			go func() {
+				defer fin.Done()
+				for c := range searched {
+					finishChunk(ctx, r, c, send)
+				}
+			}()
+		}
+		fin.Wait()
+		parsedAll()
+		close(results)
+	}()
+	return func() error { <-ended; return lanes.err }
 }
 
-// gpuBatchChunk loads a chunk's items and solves them at once on the GPU
-// p names, their outcomes in the items' order (none once ctx has ended: a
-// rerun solves them).
-func gpuBatchChunk(ctx context.Context, r *batchRequest, solve batchSolver, p solver.Params, items []batchItem) []batchDone {
-	if ctx.Err() != nil {
-		return nil
+// openedLanes is the GPUs of a batch as they open: first gives the first
+// to open (closed without one when none does), each gives every one (closed
+// once all have opened or failed); err is set, and the batch cancelled,
+// when none opened.
+type openedLanes struct {
+	first chan gpuLane
+	each  chan gpuLane
+	err   error
+}
+
+// openLanes opens a lane on each of devs at once, naming on stderr those
+// that fail.
+func openLanes(ctx context.Context, e *env, r *batchRequest, g batchGPU, devs []int, cancel func()) *openedLanes {
+	ls := &openedLanes{first: make(chan gpuLane, 1), each: make(chan gpuLane, len(devs))}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	opened, failed := 0, []error{}
+	for _, d := range devs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l, err := g.open(r.p, d)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				failed = append(failed, err)
+				if len(devs) > 1 {
+					fmt.Fprintf(e.stderr, "tsp: note: GPU %d left out: %s\n", d, oneLine(err.Error()))
+				}
+				return
+			}
+			if opened++; opened == 1 {
+				ls.first <- l
+			}
+			ls.each <- l
+		}()
 	}
+	go func() {
+		wg.Wait()
+		if opened == 0 {
+			ls.err = failed[0]
+			cancel()
+		}
+		close(ls.first)
+		close(ls.each)
+	}()
+	return ls
+}
+
+// searchChunks prepares the chunks on the cores, as many at once as
+// there are GPUs, and each GPU, once open, searches the next one ready as
+// it ends one; the searched chunks go to the channel it returns, closed
+// at the end.
+func searchChunks(ctx context.Context, r *batchRequest, g batchGPU, lanes *openedLanes, gpus int, chunks <-chan []batchInst, send func(batchDone)) <-chan gpuChunkOf {
+	ready := make(chan gpuChunkOf, gpus)
+	var prep sync.WaitGroup
+	for range gpus + 1 {
+		prep.Add(1)
+		go func() {
+			defer prep.Done()
+			for c := range chunks {
+				ins, ids := make([]*solver.Instance, len(c)), make([]uint64, len(c))
+				for k, x := range c {
+					ins[k], ids[k] = x.in, x.it.id
+				}
+				w, err := g.prepare(ctx, ins, ids, r.p)
+				switch {
+				case ctx.Err() != nil:
+				case err != nil:
+					failChunk(c, err, send)
+				default:
+					ready <- gpuChunkOf{insts: c, work: w}
+				}
+			}
+		}()
+	}
+	go func() { prep.Wait(); close(ready) }()
+	searched := make(chan gpuChunkOf, gpus)
+	var running sync.WaitGroup
+	running.Add(1)
+	go func() {
+		defer running.Done()
+		for l := range lanes.each {
+			running.Add(1)
+			go func() {
+				defer running.Done()
+				defer l.close()
+				for c := range ready {
+					if ctx.Err() != nil {
+						continue
+					}
+					c.err = l.search(ctx, c.work)
+					searched <- c
+				}
+			}()
+		}
+		// no GPU opened: what was prepared is not searched
+		if lanes.err != nil {
+			for range ready {
+			}
+		}
+	}()
+	go func() { running.Wait(); close(searched) }()
+	return searched
+}
+
+// parseBatchItems reads and parses the items on all cores: those that
+// fail go to send, the others to the channel it returns (in the order
+// they are parsed), closed once every item was parsed; the function it
+// returns waits for that.
+func parseBatchItems(ctx context.Context, r *batchRequest, items <-chan batchItem, send func(batchDone)) (<-chan batchInst, func()) {
 	var optima []string
 	if r.optima != "" {
 		optima = []string{r.optima}
 	}
-	type loaded struct {
-		at     int // the item's place in the chunk
-		in     *solver.Instance
-		ref    int64
-		hasRef bool
+	out := make(chan batchInst, 4*runtime.NumCPU())
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for it := range items {
+				if ctx.Err() != nil {
+					continue
+				}
+				in, ref, hasRef, err := it.load(optima)
+				if err != nil {
+					send(batchDone{seq: it.seq, err: err})
+					continue
+				}
+				select {
+				case out <- batchInst{it, session.WithExactOptimum(in), ref, hasRef}:
+				case <-ctx.Done():
+				}
+			}
+		}()
 	}
-	out := make([]batchDone, len(items))
-	var got []loaded
-	var ins []*solver.Instance
-	for k, it := range items {
-		in, ref, hasRef, err := it.load(optima)
-		if err != nil {
-			out[k] = batchDone{err: err}
+	go func() { wg.Wait(); close(out) }()
+	return out, wg.Wait
+}
+
+// chunkFromFirst is the chunk size of a batch whose first instance is
+// the first of parsed: what lane searches at once of it, and the channel
+// of the instances with that one put back first.
+func chunkFromFirst(lane gpuLane, parsed <-chan batchInst) (int, <-chan batchInst) {
+	x, ok := <-parsed
+	if !ok {
+		return defaultChunk, parsed
+	}
+	size := lane.capacity(x.in)
+	if size <= 0 {
+		size = defaultChunk
+	}
+	out := make(chan batchInst, cap(parsed))
+	go func() {
+		defer close(out)
+		out <- x
+		for y := range parsed {
+			out <- y
+		}
+	}()
+	return size, out
+}
+
+// failChunk sends err as the outcome of each instance of c.
+func failChunk(c []batchInst, err error, send func(batchDone)) {
+	for _, x := range c {
+		send(batchDone{seq: x.it.seq, err: fmt.Errorf("%s: %v", x.it.key(), err)})
+	}
+}
+
+// finishChunk measures a searched chunk's tours on the cores and sends
+// each instance's line, checked (none once ctx has ended: a rerun solves
+// them).
+func finishChunk(ctx context.Context, r *batchRequest, c gpuChunkOf, send func(batchDone)) {
+	if ctx.Err() != nil {
+		return
+	}
+	if c.err != nil {
+		failChunk(c.insts, c.err, send)
+		return
+	}
+	res, err := c.work.finish()
+	if err == nil && len(res) != len(c.insts) {
+		err = fmt.Errorf("the GPU returned %d results for %d instances", len(res), len(c.insts))
+	}
+	if err != nil {
+		failChunk(c.insts, err, send)
+		return
+	}
+	for i, x := range c.insts {
+		if verr := checkBatchResult(x.in, res[i]); verr != nil {
+			send(batchDone{seq: x.it.seq, err: fmt.Errorf("%s: %v", x.it.key(), verr)})
 			continue
 		}
-		in = session.WithExactOptimum(in)
-		got, ins = append(got, loaded{k, in, ref, hasRef}), append(ins, in)
+		send(batchDone{seq: x.it.seq, line: r.line(ctx, x.it, x.in, res[i], x.ref, x.hasRef)})
 	}
-	if len(ins) == 0 {
-		return out
-	}
-	res, err := solve(ctx, ins, p)
-	if ctx.Err() != nil {
-		return nil
-	}
-	if err == nil && len(res) != len(ins) {
-		err = fmt.Errorf("the GPU returned %d results for %d instances", len(res), len(ins))
-	}
-	for i, c := range got {
-		it := items[c.at]
-		switch {
-		case err != nil:
-			out[c.at] = batchDone{err: fmt.Errorf("%s: %v", it.key(), err)}
-		default:
-			if verr := checkBatchResult(c.in, res[i]); verr != nil {
-				out[c.at] = batchDone{err: fmt.Errorf("%s: %v", it.key(), verr)}
-				continue
-			}
-			out[c.at] = batchDone{line: r.line(ctx, it, c.in, res[i], c.ref, c.hasRef)}
-		}
-	}
-	return out
 }

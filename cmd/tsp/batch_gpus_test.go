@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/session"
 )
@@ -41,21 +40,18 @@ func TestDealChunks(t *testing.T) {
 		{8, 2, 4, []int{2, 2, 2, 2}},
 		{0, 5, 2, nil},
 	} {
-		out := make(chan gpuChunk)
+		out := make(chan []batchItem)
 		go dealChunks(context.Background(), itemsOf(c.n), c.size, c.gpus, out)
 		var sizes []int
 		next := 1
 		for ch := range out {
-			if ch.seq != len(sizes) {
-				t.Fatalf("%+v: chunk %d numbered %d", c, len(sizes), ch.seq)
-			}
-			for _, it := range ch.items {
+			for _, it := range ch {
 				if it.line != next {
 					t.Fatalf("%+v: item %d where %d comes next", c, it.line, next)
 				}
 				next++
 			}
-			sizes = append(sizes, len(ch.items))
+			sizes = append(sizes, len(ch))
 		}
 		if !slices.Equal(sizes, c.want) || next != c.n+1 {
 			t.Errorf("%d items, chunks of %d on %d GPUs: %v, want %v", c.n, c.size, c.gpus, sizes, c.want)
@@ -63,89 +59,109 @@ func TestDealChunks(t *testing.T) {
 	}
 }
 
-// TestSolveChunksInOrder: two fake GPUs, one ten times slower, share the
-// chunks: the fast one takes more, and the outcomes come in input order.
-func TestSolveChunksInOrder(t *testing.T) {
-	chunks := make(chan gpuChunk)
-	go dealChunks(context.Background(), itemsOf(200), 5, 2, chunks)
-	var mu sync.Mutex
-	took := make([]int, 2)
-	solve := func(g int, items []batchItem) []batchDone {
-		time.Sleep(time.Duration(1+9*g) * time.Millisecond)
-		mu.Lock()
-		took[g]++
-		mu.Unlock()
-		out := make([]batchDone, len(items))
-		for k, it := range items {
-			out[k] = batchDone{line: batchLine{Key: it.key(), Backend: fmt.Sprint(g)}}
-		}
-		return out
+// fakeBatchGPUs is a batchGPU of fake lanes, each solving a chunk with solve
+// (g: the lane's device), holding capacity instances at once.
+type fakeBatchGPUs struct {
+	broken   int // the device that does not open (-1: none)
+	capacity int
+	solve    func(g int, ins []*solver.Instance, ids []uint64) ([]solver.Result, error)
+}
+
+type fakeBatchLane struct {
+	f *fakeBatchGPUs
+	g int
+}
+
+type fakeBatchWork struct {
+	ins []*solver.Instance
+	ids []uint64
+	res []solver.Result
+	err error
+}
+
+func (f *fakeBatchGPUs) open(_ solver.Params, d int) (gpuLane, error) {
+	if d == f.broken {
+		return nil, fmt.Errorf("GPU %d is broken", d)
 	}
-	results := make(chan batchDone)
-	go solveChunks(chunks, 2, solve, results)
-	var keys []string
-	for d := range results {
-		keys = append(keys, d.line.Key)
+	return fakeBatchLane{f, d}, nil
+}
+
+func (f *fakeBatchGPUs) prepare(_ context.Context, ins []*solver.Instance, ids []uint64, _ solver.Params) (gpuWork, error) {
+	return &fakeBatchWork{ins: ins, ids: ids}, nil
+}
+
+func (l fakeBatchLane) capacity(*solver.Instance) int { return l.f.capacity }
+func (l fakeBatchLane) close()                        {}
+func (l fakeBatchLane) search(_ context.Context, w gpuWork) error {
+	fw := w.(*fakeBatchWork)
+	fw.res, fw.err = l.f.solve(l.g, fw.ins, fw.ids)
+	return nil
+}
+func (w *fakeBatchWork) finish() ([]solver.Result, error) { return w.res, w.err }
+
+// identityResults are the identity tours of ins, as a GPU's results.
+func identityResults(ins []*solver.Instance) []solver.Result {
+	out := make([]solver.Result, len(ins))
+	for i, x := range ins {
+		t := solver.IdentityTour(x.N)
+		out[i] = solver.Result{Tour: t, Length: solver.TourLength(x, t), Algorithm: "auto", Backend: solver.BackendGPU}
 	}
-	want := make([]string, 200)
-	for i := range want {
-		want[i] = fmt.Sprintf("f:%d", i+1)
+	return out
+}
+
+// runFakeBatch runs tsp batch's GPU path on in with g, chunk instances a
+// chunk (0: the lanes' capacity), on devs, writing to res.
+func runFakeBatch(t *testing.T, g batchGPU, in, res string, chunk int, devs []int, sh shard) *batchStats {
+	t.Helper()
+	r := &batchRequest{inputs: []string{in}, out: res, jobs: 1, chunk: chunk, quiet: true, progress: time.Hour, gpus: devs, shard: sh}
+	r.p = solver.Params{Algorithm: "auto", Backend: solver.BackendGPU}
+	out, done, err := openBatchOut(res, io.Discard)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !slices.Equal(keys, want) {
-		t.Fatalf("outcomes out of order: %v", keys)
+	var pl session.Pipeline
+	var stderr strings.Builder
+	st, err := runBatch(context.Background(), &env{stdout: io.Discard, stderr: &stderr}, r, &pl, g, out, done)
+	if cerr := out.close(); err != nil || cerr != nil {
+		t.Fatal(err, cerr)
 	}
-	if took[0] <= took[1] || took[1] == 0 {
-		t.Errorf("chunks taken by the fast and the slow GPU: %v; want both used, the fast one more", took)
-	}
+	return st
 }
 
 // TestBatchOnTwoGPUs: tsp batch on two fake GPUs hands each GPU's
-// chunks its device alone, writes the lines in input order, and a rerun
+// chunks its device alone, numbers each instance by its line, writes the
+// lines in input order though device 0 ends after device 1, and a rerun
 // skips what is done.
 func TestBatchOnTwoGPUs(t *testing.T) {
 	dir := t.TempDir()
 	in := circleLines(t, dir, 9, 8)
 	var mu sync.Mutex
-	seen := map[string]int{}
-	solve := func(_ context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
+	seen := map[int]int{}
+	var ids []uint64
+	f := &fakeBatchGPUs{broken: -1, capacity: 2, solve: func(g int, ins []*solver.Instance, id []uint64) ([]solver.Result, error) {
 		mu.Lock()
-		seen[p.Text(device.OptGPUs)] += len(ins)
+		seen[g] += len(ins)
+		ids = append(ids, id...)
 		mu.Unlock()
-		if p.Text(device.OptGPUs) == "0," {
+		if g == 0 {
 			time.Sleep(20 * time.Millisecond) // device 0 ends after device 1
 		}
-		out := make([]solver.Result, len(ins))
-		for i, x := range ins {
-			t := solver.IdentityTour(x.N)
-			out[i] = solver.Result{Tour: t, Length: solver.TourLength(x, t), Backend: solver.BackendGPU}
-		}
-		return out, nil
-	}
+		return identityResults(ins), nil
+	}}
 	res := filepath.Join(dir, "gpu.jsonl")
-	run := func(shard shard) *batchStats {
-		r := &batchRequest{inputs: []string{in}, out: res, each: time.Second, jobs: 1, chunk: 2, quiet: true, progress: time.Hour, gpus: []int{0, 1}, shard: shard}
-		r.p = solver.Params{Algorithm: "auto", Backend: solver.BackendGPU, TimeLimit: time.Second}
-		out, done, err := openBatchOut(res, io.Discard)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var pl session.Pipeline
-		var stderr strings.Builder
-		st, err := runBatch(context.Background(), &env{stdout: io.Discard, stderr: &stderr}, r, &pl, solve, out, done)
-		if cerr := out.close(); err != nil || cerr != nil {
-			t.Fatal(err, cerr)
-		}
-		return st
-	}
-	if st := run(shard{I: 0, N: 3}); st.solved != 3 {
+	if st := runFakeBatch(t, f, in, res, 0, []int{0, 1}, shard{I: 0, N: 3}); st.solved != 3 {
 		t.Fatalf("shard 0/3 solved %d, want 3", st.solved)
 	}
-	st := run(shard{})
+	st := runFakeBatch(t, f, in, res, 0, []int{0, 1}, shard{})
 	if st.solved != 6 || st.skipped != 3 {
 		t.Fatalf("the rerun solved %d and skipped %d; want 6 and 3", st.solved, st.skipped)
 	}
-	if seen["0,"] == 0 || seen["1,"] == 0 || seen["0,"]+seen["1,"] != 9 {
+	if seen[0] == 0 || seen[1] == 0 || seen[0]+seen[1] != 9 {
 		t.Errorf("instances by device: %v; want both devices, 9 in all", seen)
+	}
+	slices.Sort(ids)
+	if !slices.Equal(ids, []uint64{0, 1, 2, 3, 4, 5, 6, 7, 8}) {
+		t.Errorf("the instances' ids %v, want each line's place once", ids)
 	}
 	ls := readResults(t, res)
 	var lines []int
@@ -154,5 +170,76 @@ func TestBatchOnTwoGPUs(t *testing.T) {
 	}
 	if !slices.Equal(lines, []int{2, 3, 5, 6, 8, 9}) {
 		t.Errorf("the rerun's lines %v, want 2 3 5 6 8 9 in order", lines)
+	}
+}
+
+// TestBatchGPUChunks: the GPU path cuts the instances into chunks of
+// what a GPU holds at once, or of --chunk, and checks each result before
+// it is written.
+func TestBatchGPUChunks(t *testing.T) {
+	dir := t.TempDir()
+	in := circleLines(t, dir, 5, 8)
+	var mu sync.Mutex
+	var sizes []int
+	identity := func(_ int, ins []*solver.Instance, _ []uint64) ([]solver.Result, error) {
+		mu.Lock()
+		sizes = append(sizes, len(ins))
+		mu.Unlock()
+		return identityResults(ins), nil
+	}
+	for _, c := range []struct {
+		capacity, chunk int
+		want            []int
+	}{{2, 0, []int{1, 2, 2}}, {2, 3, []int{2, 3}}, {0, 0, []int{5}}} {
+		sizes = nil
+		res := filepath.Join(dir, fmt.Sprintf("gpu%d-%d.jsonl", c.capacity, c.chunk))
+		st := runFakeBatch(t, &fakeBatchGPUs{broken: -1, capacity: c.capacity, solve: identity}, in, res, c.chunk, nil, shard{})
+		slices.Sort(sizes) // two chunks are made ready at once: they may come in either order
+		if st.solved != 5 || !slices.Equal(sizes, c.want) {
+			t.Fatalf("capacity %d, --chunk %d: solved %d in chunks %v, want 5 in %v", c.capacity, c.chunk, st.solved, sizes, c.want)
+		}
+		if ls := readResults(t, res); len(ls) != 5 || ls[0].Backend != solver.BackendGPU {
+			t.Fatalf("%d lines, %+v", len(ls), ls)
+		}
+	}
+	wrong := func(g int, ins []*solver.Instance, ids []uint64) ([]solver.Result, error) {
+		out, err := identity(g, ins, ids)
+		out[0].Length++
+		return out, err
+	}
+	st := runFakeBatch(t, &fakeBatchGPUs{broken: -1, capacity: 2, solve: wrong}, in, filepath.Join(dir, "wrong.jsonl"), 0, nil, shard{})
+	if st.failed != 3 || st.solved != 2 {
+		t.Fatalf("a wrong length: %d failed, %d solved: want the first of each chunk refused", st.failed, st.solved)
+	}
+}
+
+// TestBatchGPULeftOut: a GPU that does not open is named and left out,
+// the others solve every instance; with none open the batch stops with
+// its error.
+func TestBatchGPULeftOut(t *testing.T) {
+	dir := t.TempDir()
+	in := circleLines(t, dir, 5, 8)
+	solve := func(_ int, ins []*solver.Instance, _ []uint64) ([]solver.Result, error) {
+		return identityResults(ins), nil
+	}
+	run := func(devs []int) (*batchStats, string, error) {
+		r := &batchRequest{inputs: []string{in}, out: "-", jobs: 1, quiet: true, progress: time.Hour, gpus: devs}
+		r.p = solver.Params{Algorithm: "auto", Backend: solver.BackendGPU}
+		out, done, err := openBatchOut("-", io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pl session.Pipeline
+		var stderr strings.Builder
+		st, err := runBatch(context.Background(), &env{stdout: io.Discard, stderr: &stderr}, r, &pl, &fakeBatchGPUs{broken: 1, capacity: 2, solve: solve}, out, done)
+		out.close()
+		return st, stderr.String(), err
+	}
+	st, stderr, err := run([]int{0, 1})
+	if err != nil || st.solved != 5 || !strings.Contains(stderr, "GPU 1 left out: GPU 1 is broken") {
+		t.Fatalf("one GPU broken: %v, %d solved, %q", err, st.solved, stderr)
+	}
+	if _, _, err := run([]int{1}); err == nil || !strings.Contains(err.Error(), "GPU 1 is broken") {
+		t.Fatalf("the only GPU broken: %v, want its error", err)
 	}
 }

@@ -24,6 +24,9 @@ type batchItem struct {
 	file string // the path as given or found in a folder
 	line int    // the line of an instance line, 0 for a whole file
 	text []byte // the instance line's text, nil for a whole file
+	err  error  // why the file could not be listed (an item that fails)
+	id   uint64 // its place in the inputs' order, which seeds its search
+	seq  int    // its place among the items this run solves: the order of the lines
 }
 
 // key names the item in the results, for resuming: the file, and the line
@@ -47,6 +50,9 @@ func (it batchItem) name() string {
 // load reads the item's instance, with the length of the tour an instance
 // line gives after "output" (ok false when none or not a tour of it).
 func (it batchItem) load(optima []string) (in *solver.Instance, ref int64, hasRef bool, err error) {
+	if it.err != nil {
+		return nil, 0, false, it.err
+	}
 	if it.text == nil {
 		in, err = instfile.Load(it.file, optima...)
 		if err == nil && in.Name == "" {
@@ -188,30 +194,18 @@ func parseInstanceLine(text []byte, file string, line int) (*solver.Instance, in
 
 // batchItems sends the items of the inputs, in order (files as given, a
 // folder's instance files by name but its table of optima, a file of
-// instance lines line by line), to each; it stops at the first error or
-// when each returns false.
+// instance lines line by line), to each. An input or file that cannot be
+// listed is an item of its own that fails (its err set), and the listing
+// goes on with the next; it stops when ctx ends or each returns false.
 func batchItems(ctx context.Context, inputs []string, forceLines bool, each func(batchItem) bool) error {
 	for _, in := range inputs {
 		in = filepath.Clean(in) // the keys a rerun matches do not depend on how the path was spelled
-		st, err := os.Stat(in)
+		files, err := batchFiles(in)
 		if err != nil {
-			return fmt.Errorf("%s: no such file or folder", in)
-		}
-		files := []string{in}
-		if st.IsDir() {
-			ents, err := os.ReadDir(in)
-			if err != nil {
-				return fmt.Errorf("%s: %v", in, err)
+			if !each(batchItem{file: in, err: err}) {
+				return nil
 			}
-			files = files[:0]
-			for _, e := range ents {
-				if !e.IsDir() && instfile.HasInstanceExtension(e.Name()) && e.Name() != tsplib.OptimaFile {
-					files = append(files, filepath.Join(in, e.Name()))
-				}
-			}
-			if len(files) == 0 {
-				return fmt.Errorf("%s: no instance files (%s) in this folder", in, strings.Join(instfile.Extensions, ", "))
-			}
+			continue
 		}
 		for _, f := range files {
 			if err := ctx.Err(); err != nil {
@@ -221,10 +215,13 @@ func batchItems(ctx context.Context, inputs []string, forceLines bool, each func
 			if !lines {
 				if lines, err = isInstanceLines(f); err != nil {
 					var te *tsplib.Error
-					if errors.As(err, &te) {
-						return err // it names the file
+					if !errors.As(err, &te) { // a tsplib.Error names the file
+						err = fmt.Errorf("%s: %v", f, err)
 					}
-					return fmt.Errorf("%s: %v", f, err)
+					if !each(batchItem{file: f, err: err}) {
+						return nil
+					}
+					continue
 				}
 			}
 			if !lines {
@@ -233,12 +230,42 @@ func batchItems(ctx context.Context, inputs []string, forceLines bool, each func
 				}
 				continue
 			}
-			if stop, err := lineItems(ctx, f, each); err != nil || stop {
+			stop, err := lineItems(ctx, f, each)
+			if stop {
 				return err
+			}
+			if err != nil && !each(batchItem{file: f, err: err}) {
+				return nil
 			}
 		}
 	}
 	return nil
+}
+
+// batchFiles is the instance files of one input: the file, or a folder's
+// instance files by name but its table of optima.
+func batchFiles(in string) ([]string, error) {
+	st, err := os.Stat(in)
+	if err != nil {
+		return nil, fmt.Errorf("%s: no such file or folder", in)
+	}
+	if !st.IsDir() {
+		return []string{in}, nil
+	}
+	ents, err := os.ReadDir(in)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", in, err)
+	}
+	var files []string
+	for _, e := range ents {
+		if !e.IsDir() && instfile.HasInstanceExtension(e.Name()) && e.Name() != tsplib.OptimaFile {
+			files = append(files, filepath.Join(in, e.Name()))
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no instance files (%s) in this folder", in, strings.Join(instfile.Extensions, ", "))
+	}
+	return files, nil
 }
 
 // lineItems sends the instance lines of file to each; stop is true when

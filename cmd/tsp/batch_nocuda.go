@@ -3,4 +3,4 @@
 package main
 
 // gpuBatch is nil in a build without CUDA: batches run on the CPU.
-func gpuBatch() batchSolver { return nil }
+func gpuBatch() batchGPU { return nil }

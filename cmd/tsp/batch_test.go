@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,9 +13,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/session"
 )
 
 // circleLines writes a file of k instance lines, each n points on a
@@ -194,7 +190,7 @@ func TestBatchBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{lines, "--time-each", "1s"}, "--out FILE is required"},
-		{[]string{lines, "--out", res}, "--time-each T is required"},
+		{[]string{lines, "--out", res, "--opt", "kicks=0"}, "kicks=0 searches until the time limit"},
 		{[]string{lines, "--out", res, "--time-each", "1s", "--shard", "3/3"}, "want an integer from 0 to 2"},
 		{[]string{lines, "--out", res, "--time-each", "1s", "--shard", "1/x"}, "want I/N"},
 		{[]string{lines, "--out", lines, "--time-each", "1s"}, "is an input file"},
@@ -240,7 +236,7 @@ func TestBatchInterruptKeepsWholeLines(t *testing.T) {
 	res := filepath.Join(dir, "r.jsonl")
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	code, _, stderr := tspCtx(t, ctx, "batch", in, "--time-each", "100ms", "--out", res, "--backend", "cpu", "--quiet", "--jobs", "2")
+	code, _, stderr := tspCtx(t, ctx, "batch", in, "--time-each", "100ms", "--opt", "kicks=0", "--out", res, "--backend", "cpu", "--quiet", "--jobs", "2")
 	if code != exitInterrupt {
 		t.Fatalf("exit %d, want %d: %s", code, exitInterrupt, stderr)
 	}
@@ -257,48 +253,93 @@ func TestBatchInterruptKeepsWholeLines(t *testing.T) {
 	}
 }
 
-// TestBatchGPUChunks runs the GPU path with a stand-in for batch.Solve:
-// the instances go in chunks, each result is checked before it is written.
-func TestBatchGPUChunks(t *testing.T) {
+// TestBatchBadFilesEachCounted: each input that cannot be read is one
+// failure, named, the listing going on past it: three bad files, three
+// failed, and the good file after them solved.
+func TestBatchBadFilesEachCounted(t *testing.T) {
 	dir := t.TempDir()
-	in := circleLines(t, dir, 5, 8)
-	var sizes []int
-	identity := func(_ context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
-		sizes = append(sizes, len(ins))
-		out := make([]solver.Result, len(ins))
-		for i, x := range ins {
-			t := solver.IdentityTour(x.N)
-			out[i] = solver.Result{Tour: t, Length: solver.TourLength(x, t), Algorithm: p.Algorithm, Backend: solver.BackendGPU}
+	empty := writeTestFile(t, dir, "empty.tsp", "")
+	garbage := writeTestFile(t, dir, "garbage.tsp", "hello world\n")
+	gz := writeTestFile(t, dir, "broken.txt", "\x1f\x8b\x08junk")
+	good := writeTestFile(t, dir, "good.txt", "0 0 1 0 1 1 0 1\n")
+	res := filepath.Join(dir, "r.jsonl")
+	code, out, stderr := tsp(t, "batch", empty, garbage, gz, good, "--out", res, "--backend", "cpu")
+	if code != 1 || !strings.Contains(out, "1 solved, 3 failed") || !strings.Contains(stderr, "3 of 4 instances failed") {
+		t.Fatalf("exit %d, %q, %q: want 1 solved and 3 failed", code, out, stderr)
+	}
+	for _, name := range []string{"empty.tsp", "garbage.tsp", "broken.txt"} {
+		if !strings.Contains(stderr, name) {
+			t.Errorf("stderr %q does not name %s", stderr, name)
 		}
-		return out, nil
 	}
-	run := func(solve batchSolver, res string) (*batchStats, error) {
-		r := &batchRequest{inputs: []string{in}, out: res, each: time.Second, jobs: 1, chunk: 2, quiet: true, progress: time.Hour}
-		r.p = solver.Params{Algorithm: "auto", Backend: solver.BackendGPU, TimeLimit: time.Second}
-		out, done, err := openBatchOut(res, io.Discard)
-		if err != nil {
-			t.Fatal(err)
+	if ls := readResults(t, res); len(ls) != 1 || ls[0].File != good {
+		t.Fatalf("results %+v, want good.txt's line", ls)
+	}
+}
+
+// TestBatchSummaryWords: no rate over less than a second; a mean below
+// the data set's tours says below.
+func TestBatchSummaryWords(t *testing.T) {
+	r := &batchRequest{out: "r.jsonl"}
+	st := &batchStats{}
+	st.add(batchLine{RefGapPercent: ptr(-63.3636)})
+	if s := st.summary(r, time.Millisecond); strings.Contains(s, "instances/s") || !strings.Contains(s, "mean 63.3636 % below the data set's tours") {
+		t.Errorf("one instance in 1 ms: %q; want no rate, and below", s)
+	}
+	for range 99 {
+		st.add(batchLine{RefGapPercent: ptr(1.0)})
+	}
+	if s := st.summary(r, 2*time.Second); !strings.Contains(s, "100 solved in 2.00 s, 50.0 instances/s") || !strings.Contains(s, " above the data set's tours") {
+		t.Errorf("100 instances in 2 s: %q; want the rate, and above", s)
+	}
+}
+
+// TestBatchCPUInputOrder: on the CPU the lines keep the input order
+// though a slow first instance ends after the quick ones behind it.
+func TestBatchCPUInputOrder(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 400 { // a slow first instance
+		fmt.Fprintf(&b, "%.6f %.6f ", math.Mod(float64(i)*0.618034, 1), math.Mod(float64(i)*0.414214, 1))
+	}
+	b.WriteString("\n")
+	for range 5 {
+		b.WriteString("0 0 1 0 1 1 0 1\n")
+	}
+	in := writeTestFile(t, dir, "order.txt", b.String())
+	res := filepath.Join(dir, "r.jsonl")
+	code, _, stderr := tsp(t, "batch", in, "--lines", "--out", res, "--backend", "cpu", "--jobs", "2", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d, %s", code, stderr)
+	}
+	var lines []int
+	for _, l := range readResults(t, res) {
+		lines = append(lines, l.Line)
+	}
+	if !slices.Equal(lines, []int{1, 2, 3, 4, 5, 6}) {
+		t.Fatalf("lines %v, want 1 to 6 in input order", lines)
+	}
+}
+
+// TestBatchDefaultWork: without --time-each the batch runs on the work
+// its sizes give; the same seed gives the same tours, whatever --chunk.
+func TestBatchDefaultWork(t *testing.T) {
+	dir := t.TempDir()
+	in := circleLines(t, dir, 6, 37)
+	tours := func(chunk string) [][]int64 {
+		res := filepath.Join(dir, "r"+chunk+".jsonl")
+		code, _, stderr := tsp(t, "batch", in, "--out", res, "--backend", "cpu", "--jobs", "1", "--tours", "--chunk", chunk, "--seed", "5", "--quiet")
+		if code != 0 {
+			t.Fatalf("--chunk %s: exit %d, %s", chunk, code, stderr)
 		}
-		defer out.close()
-		var pl session.Pipeline
-		var stderr strings.Builder
-		return runBatch(context.Background(), &env{stdout: io.Discard, stderr: &stderr}, r, &pl, solve, out, done)
+		var out [][]int64
+		for _, l := range readResults(t, res) {
+			out = append(out, l.Tour)
+		}
+		return out
 	}
-	res := filepath.Join(dir, "gpu.jsonl")
-	st, err := run(identity, res)
-	if err != nil || st.solved != 5 || !slices.Equal(sizes, []int{2, 2, 1}) {
-		t.Fatalf("solved %d, chunks %v, %v: want 5 in chunks of 2, 2, 1", st.solved, sizes, err)
-	}
-	if ls := readResults(t, res); len(ls) != 5 || ls[0].Backend != solver.BackendGPU {
-		t.Fatalf("%d lines, %+v", len(ls), ls)
-	}
-	wrong := func(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
-		out, err := identity(ctx, ins, p)
-		out[0].Length++
-		return out, err
-	}
-	st, err = run(wrong, filepath.Join(dir, "wrong.jsonl"))
-	if err != nil || st.failed != 3 || st.solved != 2 {
-		t.Fatalf("a wrong length: %d failed, %d solved, %v: want the first of each chunk refused", st.failed, st.solved, err)
+	a, b := tours("1"), tours("4")
+	if len(a) != 6 || !slices.EqualFunc(a, b, slices.Equal[[]int64]) {
+		t.Fatalf("--chunk 1 gave %v, --chunk 4 %v: want the same 6 tours", a, b)
 	}
 }

@@ -126,7 +126,7 @@ func commands() []command {
 		{"info", "FILE", "print an instance's name, type, dimension, distance type and known optimum", cmdInfo},
 		{"eval", "FILE TOUR", "print the length of a tour (the last line of output is the integer length)", cmdEval},
 		{"solve", "FILE [flags]", "solve an instance with a registered engine", cmdSolve},
-		{"batch", "FILES|DIR... --time-each T --out RESULTS.jsonl [flags]", "solve many instances, one JSON line each, resumable", cmdBatch},
+		{"batch", "FILES|DIR... --out RESULTS.jsonl [--time-each T] [flags]", "solve many instances, one JSON line each, resumable", cmdBatch},
 		{"bound", "FILE [--time D] [--json FILE|-]", "compute a proven lower bound (Held–Karp) of the optimal tour length", cmdBound},
 		{"gen", genSynopsis, "generate an instance (circle and grid have a known optimum)", cmdGen},
 		{"render", "FILE [--tour TOUR] --out X.png|X.svg|X.pdf [--width PX]", "draw an instance and a tour", cmdRender},

@@ -65,7 +65,7 @@ func TestSolveProgressJSON(t *testing.T) {
 func TestBatchProgressJSON(t *testing.T) {
 	dir := t.TempDir()
 	in := circleLines(t, dir, 6, 20)
-	code, _, stderr := tsp(t, "batch", in, "--time-each", "500ms", "--jobs", "1", "--backend", "cpu", "--out", filepath.Join(dir, "r.jsonl"), "--progress", "json")
+	code, _, stderr := tsp(t, "batch", in, "--time-each", "500ms", "--opt", "kicks=0", "--jobs", "1", "--backend", "cpu", "--out", filepath.Join(dir, "r.jsonl"), "--progress", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

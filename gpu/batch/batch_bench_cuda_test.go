@@ -69,7 +69,8 @@ func benchBatch(b *testing.B, c batchCase) {
 				}
 			}
 			for b.Loop() {
-				res, err := solveWith(context.Background(), ins, solver.Params{Seed: uint64(runs + 1), TimeLimit: c.limit}, cfg)
+				p := solver.Params{Seed: uint64(runs + 1), TimeLimit: c.limit, Extra: map[string]string{"kicks": "0"}} // by time
+				res, err := solveWith(context.Background(), ins, p, cfg)
 				if err != nil {
 					b.Fatal(err)
 				}

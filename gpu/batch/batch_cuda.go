@@ -20,27 +20,136 @@ import (
 
 // Solve solves many small instances at once on one GPU (the first p's
 // gpus option selects, device 0 when it gives none; tsp batch shares a
-// batch's chunks out between the GPUs), a block of
-// blockils.cu per instance, its warps independent searches, one from the
-// instance's greedy tour, the others from randomized nearest-neighbour
-// tours (up to about 110 cities with the instance's distance table in
-// shared memory); at the end the host merges each instance's tours
-// (partition crossover, then EAX: merge.go), and on a time limit that
-// leaves each instance enough core time its cores search the merged
-// tours of mid-run with CPU auto beside the GPU, the end merging that
-// tour in too (polish_cuda.go). p's deadline (p.TimeLimit from the
-// start without one) bounds the whole batch (every instance searches the
-// while; batches larger than the device holds at once run in turns,
-// sharing the time), and the kicks option bounds each search's kicks
-// (default: until the deadline; without one, batchDefaultKicks); a
-// result's Steps are the kicks of all its GPU searches. Instances of
-// fewer than 10 cities are solved exactly on the host. Every result went
-// through solver.Finish. An instance the GPU cannot take (no coordinates,
-// another metric, more cities than a block's shared memory holds) makes
-// an error wrapping ErrUnsupported that names it; ctx's end stops the
-// search and returns the tours so far.
+// batch's chunks out between the GPUs): Prepare, Search on a run of that
+// device, then Finish, the instances numbered by their place in ins.
 func Solve(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
 	return solveWith(ctx, ins, p, defaultConfig())
+}
+
+// Prepared is a chunk of a batch ready for a GPU: its instances, their
+// candidate lists and start tours built on the cores (Prepare), searched
+// on a GPU (Search), then merged and checked on the cores (Finish), so
+// that the cores make the next chunk ready while a GPU searches this one.
+//
+// A block of blockils.cu searches each instance, its warps independent
+// searches, one from the instance's greedy tour, the others from
+// randomized nearest-neighbour tours (up to about 110 cities with the
+// instance's distance table in shared memory); from mergeMinN cities the
+// host merges each instance's tours (partition crossover, then EAX:
+// merge.go). The budget is work: each search makes the kicks option's
+// kicks, by default batchKicksFor its instance's size, its kicks drawn
+// from the stream of its instance's id, so that an instance's tour
+// depends on its id, the seed and the budget alone, not on the chunk it
+// came in nor on how the GPU's launches cut its kicks. p's deadline
+// (p.TimeLimit from the search's start) is a cap; kicks=0 searches until
+// it instead, and then a time limit that leaves each instance enough core
+// time has the cores search the merged tours of mid-run with CPU auto
+// beside the GPU (polish_cuda.go). A result's Steps are the kicks of all
+// its GPU searches. Instances of fewer than 10 cities are solved exactly
+// on the host. Every result went through solver.Finish. An instance the
+// GPU cannot take (no coordinates, another metric, more cities than a
+// block's shared memory holds) makes an error wrapping ErrUnsupported
+// that names it; ctx's end stops the search and keeps the tours so far.
+type Prepared struct {
+	run
+	groups map[int][]int
+	small  []int
+	label  string
+	start  time.Time
+}
+
+// Prepare builds the instances' candidate lists and start tours on all
+// cores; ids number the instances (their places in the whole batch).
+func Prepare(ctx context.Context, ins []*solver.Instance, ids []uint64, p solver.Params) (*Prepared, error) {
+	return prepareWith(ctx, ins, ids, p, defaultConfig())
+}
+
+func prepareWith(ctx context.Context, ins []*solver.Instance, ids []uint64, p solver.Params, cfg config) (*Prepared, error) {
+	if len(ids) != len(ins) {
+		return nil, fmt.Errorf("gpu batch: %d ids for %d instances", len(ids), len(ins))
+	}
+	groups, small, err := batchGroups(ins)
+	if err != nil {
+		return nil, err
+	}
+	pr := &Prepared{run: run{ctx: ctx, ins: ins, ids: ids, p: p, seed: p.Seed, cfg: cfg,
+		out: &batchOut{tours: make([][]int, len(ins)), steps: make([]int64, len(ins))}},
+		groups: groups, small: small, label: "cpu (fewer than 10 cities)"}
+	if pr.budgets, pr.kicks, err = batchBudgets(ins, p); err != nil {
+		return nil, err
+	}
+	if len(groups) > 0 {
+		if pr.st, err = batchStarts(ctx, ins, ids, p.Seed); err != nil {
+			return nil, err
+		}
+	}
+	return pr, nil
+}
+
+// Search searches the chunk's instances on ru's GPU.
+func (pr *Prepared) Search(ctx context.Context, ru *device.Run) error {
+	pr.ctx = ctx
+	pr.start = time.Now()
+	pr.deadline = pr.p.WithDeadline(pr.start).Deadline
+	if pr.kicks == blockils.NoBudget && pr.deadline.IsZero() {
+		return errors.New("gpu batch: kicks=0 searches until the time limit: give one")
+	}
+	if len(pr.groups) == 0 {
+		return nil
+	}
+	var err error
+	pr.label, err = pr.solveGroups(ru, pr.groups, pr.deadline)
+	return err
+}
+
+// Finish merges what the search left to merge, solves the smallest
+// instances exactly and returns every instance's result, each through
+// solver.Finish.
+func (pr *Prepared) Finish() ([]solver.Result, error) {
+	for _, m := range pr.merges {
+		pr.mergeAll(m.part, m.all, pr.seed, pr.deadline)
+	}
+	pr.merges = nil
+	ins, tours, steps := pr.ins, pr.out.tours, pr.out.steps
+	for _, i := range pr.small {
+		tours[i] = exactSmall(ins[i])
+	}
+	// a search without a kick budget ends by its time limit alone, though
+	// its end's merge may finish before the deadline
+	var reason solver.StopReason
+	switch {
+	case pr.ctx.Err() != nil:
+		reason = solver.StopInterrupt
+	case !pr.deadline.IsZero() && (pr.kicks == blockils.NoBudget || !time.Now().Before(pr.deadline)):
+		reason = solver.StopTime
+	}
+	start := pr.start
+	if start.IsZero() {
+		start = time.Now()
+	}
+	res := make([]solver.Result, len(ins))
+	for i, in := range ins {
+		r, err := solver.Finish(in, batchEngine{}, pr.p, solver.Outcome{Tour: tours[i], Steps: steps[i], Start: start, Stopped: reason != "", Reason: reason, Device: pr.label})
+		if err != nil {
+			return nil, fmt.Errorf("gpu batch: %s: %w", in.Name, err)
+		}
+		res[i] = r
+	}
+	return res, nil
+}
+
+// Capacity is how many instances like in ru's GPU searches at once (0:
+// none, an instance it does not take).
+func Capacity(ru *device.Run, in *solver.Instance) int {
+	m, err := device.MetricCode(in)
+	if err != nil || in.N < blockils.BatchMinN || in.N > blockils.BatchMaxN {
+		return 0
+	}
+	var pl blockils.BatchPlan
+	if ru.Do(func() (err error) { pl, err = blockils.PlanBatch(ru, m, in.N); return err }) != nil {
+		return 0
+	}
+	return pl.Instances()
 }
 
 // config is how a batch searches: the GPU's settings, the share of a
@@ -58,76 +167,93 @@ func defaultConfig() config {
 	return config{search: blockils.DefaultBatchSearch(), polishAt: batchPolishAt}
 }
 
-// run is one batch's instances, their starts, what it fills and how.
+// run is one chunk's instances, their ids, starts and budgets, what it
+// fills and how.
 type run struct {
-	ctx   context.Context
-	ins   []*solver.Instance
-	st    []biStart
-	p     solver.Params // the batch's params: its gpus option names the one device it runs on
-	kicks int64
-	seed  uint64
-	cfg   config
-	out   *batchOut
+	ctx      context.Context
+	ins      []*solver.Instance
+	ids      []uint64
+	st       []biStart
+	p        solver.Params
+	kicks    int64   // the most kicks of a search (blockils.NoBudget: by time)
+	budgets  []int64 // each instance's kicks a search (nil: by time)
+	seed     uint64
+	deadline time.Time
+	cfg      config
+	out      *batchOut
+	merges   []pendingMerge // the merges Finish makes
+}
+
+// pendingMerge is a launch's instances and their tours, to merge.
+type pendingMerge struct {
+	part []int
+	all  [][][]int32
 }
 
 // solveWith is Solve with the config cfg.
 func solveWith(ctx context.Context, ins []*solver.Instance, p solver.Params, cfg config) ([]solver.Result, error) {
-	start := time.Now()
-	deadline := p.WithDeadline(start).Deadline
-	kicks, err := batchKicks(p, !deadline.IsZero())
+	ids := make([]uint64, len(ins))
+	for i := range ids {
+		ids[i] = uint64(i)
+	}
+	pr, err := prepareWith(ctx, ins, ids, p, cfg)
 	if err != nil {
 		return nil, err
 	}
-	groups, small, err := batchGroups(ins)
-	if err != nil {
-		return nil, err
-	}
-	r := &run{ctx: ctx, ins: ins, p: p, kicks: kicks, seed: p.Seed, cfg: cfg,
-		out: &batchOut{tours: make([][]int, len(ins)), steps: make([]int64, len(ins))}}
-	tours, steps := r.out.tours, r.out.steps
-	label := "cpu (fewer than 10 cities)"
-	if len(groups) > 0 {
-		if label, err = r.solveGroups(groups, deadline); err != nil {
+	if len(pr.groups) > 0 {
+		ru, err := device.NewRunOf(p)
+		if err != nil {
 			return nil, err
 		}
-	}
-	for _, i := range small {
-		tours[i] = exactSmall(ins[i])
-	}
-	// a timed batch without a kick budget ends by its time limit alone,
-	// though its end's merge may finish before the deadline
-	var reason solver.StopReason
-	switch {
-	case ctx.Err() != nil:
-		reason = solver.StopInterrupt
-	case !deadline.IsZero() && (kicks == blockils.NoBudget || !time.Now().Before(deadline)):
-		reason = solver.StopTime
-	}
-	res := make([]solver.Result, len(ins))
-	for i, in := range ins {
-		r, err := solver.Finish(in, batchEngine{}, p, solver.Outcome{Tour: tours[i], Steps: steps[i], Start: start, Stopped: reason != "", Reason: reason, Device: label})
-		if err != nil {
-			return nil, fmt.Errorf("gpu batch: %s: %w", in.Name, err)
+		defer ru.Close()
+		if err := pr.Search(ctx, ru); err != nil {
+			return nil, err
 		}
-		res[i] = r
+	} else {
+		pr.ctx = ctx
 	}
-	return res, nil
+	return pr.Finish()
 }
 
-// batchKicks returns each instance's kicks: the option kicks, else
-// blockils.NoBudget in a timed batch and batchDefaultKicks in another.
-func batchKicks(p solver.Params, timed bool) (int64, error) {
+// batchKicksPerCity is a search's default kicks for each city of its
+// instance, at least batchMinKicks: 500 for 100 cities, where the batch
+// of 10,000 uniform 100-city instances ends a mean -0.007 % against the
+// better of two 5,000-kick CPU runs of each of the first 200, none above
+// it (4-H200 host).
+const (
+	batchKicksPerCity = 5
+	batchMinKicks     = 100
+)
+
+// batchKicksFor is the default kicks of each search of an n-city
+// instance.
+func batchKicksFor(n int) int64 { return max(batchMinKicks, batchKicksPerCity*int64(n)) }
+
+// batchBudgets returns each instance's kicks a search and the most of
+// them: the option kicks for all (0: by time, budgets nil and
+// blockils.NoBudget), else batchKicksFor each one's size.
+func batchBudgets(ins []*solver.Instance, p solver.Params) ([]int64, int64, error) {
+	given := int64(-1)
 	if v := p.Text("kicks"); v != "" {
 		k, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || k < 0 {
-			return 0, fmt.Errorf("gpu batch: kicks must be a whole number of at least 0, got %q", v)
+			return nil, 0, fmt.Errorf("gpu batch: kicks must be a whole number of at least 0, got %q", v)
 		}
-		return k, nil
+		if k == 0 {
+			return nil, blockils.NoBudget, nil
+		}
+		given = k
 	}
-	if !timed {
-		return batchDefaultKicks, nil
+	budgets := make([]int64, len(ins))
+	var most int64
+	for i, in := range ins {
+		budgets[i] = given
+		if given < 0 {
+			budgets[i] = batchKicksFor(in.N)
+		}
+		most = max(most, budgets[i])
 	}
-	return blockils.NoBudget, nil
+	return budgets, most, nil
 }
 
 // batchGroups sorts the instances by metric code for the device (groups:
@@ -155,19 +281,11 @@ func batchGroups(ins []*solver.Instance) (groups map[int][]int, small []int, err
 	return groups, small, nil
 }
 
-// solveGroups runs the block search on each group of instances in turn,
-// the groups sharing the time to deadline in proportion to their
-// instances, fills tours and steps, and returns the device's label with
-// the counters of all groups.
-func (r *run) solveGroups(groups map[int][]int, deadline time.Time) (string, error) {
-	ru, err := device.NewRunOf(r.p)
-	if err != nil {
-		return "", err
-	}
-	defer ru.Close()
-	if r.st, err = batchStarts(r.ctx, r.ins, r.seed); err != nil {
-		return "", err
-	}
+// solveGroups runs the block search on ru's GPU on each group of
+// instances in turn, the groups sharing the time to deadline in
+// proportion to their instances, fills tours and steps, and returns the
+// device's label with the counters of all groups.
+func (r *run) solveGroups(ru *device.Run, groups map[int][]int, deadline time.Time) (string, error) {
 	var total []uint64
 	for m, idx := range groups {
 		gdl := deadline
@@ -183,10 +301,6 @@ func (r *run) solveGroups(groups map[int][]int, deadline time.Time) (string, err
 	return fmt.Sprintf("%s, a block per instance: %d kicks, %d kept, %.3g moves evaluated", ru.Dev.Label, total[2], total[3], float64(total[0])), nil
 }
 
-// batchDefaultKicks is each search's kicks when neither a time limit nor
-// a budget is given.
-const batchDefaultKicks = 2000
-
 func addCounters(a, b []uint64) []uint64 {
 	if a == nil {
 		a = make([]uint64, len(b))
@@ -199,8 +313,9 @@ func addCounters(a, b []uint64) []uint64 {
 
 // batchStarts builds every instance's quadrant candidate lists, its
 // greedy start for the first search and randomized nearest-neighbour
-// starts for the others (fewer than blockils.BatchMinN cities: none) on all cores.
-func batchStarts(ctx context.Context, ins []*solver.Instance, seed uint64) ([]biStart, error) {
+// starts for the others, drawn from the stream of its id (fewer than
+// blockils.BatchMinN cities: none), on all cores.
+func batchStarts(ctx context.Context, ins []*solver.Instance, ids []uint64, seed uint64) ([]biStart, error) {
 	out := make([]biStart, len(ins))
 	spread(len(ins), runtime.GOMAXPROCS(0), func() func(int) bool {
 		return func(i int) bool {
@@ -215,7 +330,7 @@ func batchStarts(ctx context.Context, ins []*solver.Instance, seed uint64) ([]bi
 			// 0.0075 % on average with the nearest
 			nb := neighbor.Quadrant(in, blockils.BatchK)
 			out[i] = biStart{nb: nb.List, tour: construct.Greedy(in, nb)}
-			rng := rand.New(rand.NewPCG(seed, uint64(i)))
+			rng := rand.New(rand.NewPCG(seed, ids[i]))
 			for range blockils.BatchMaxSearches - 1 {
 				t, err := construct.RandomizedNearestNeighborContext(ctx, in, rng.IntN(in.N), nb, rng, 0.1)
 				if err != nil {
@@ -271,13 +386,13 @@ func (r *run) batchGroup(ru *device.Run, metric int, idx []int, deadline time.Ti
 // batchParts cuts idx into launches (cutBatch) with the layouts
 // blockils.PlanBatch gives.
 func batchParts(ru *device.Run, metric int, ins []*solver.Instance, idx []int) ([]batchPart[blockils.BatchPlan], error) {
-	return cutBatch(idx, func(i int) int { return ins[i].N }, func(n int) (blockils.BatchPlan, int, error) {
+	return cutBatch(idx, func(i int) int { return ins[i].N }, func(n int) (blockils.BatchPlan, int, int, error) {
 		var pl blockils.BatchPlan
 		err := ru.Do(func() (err error) { pl, err = blockils.PlanBatch(ru, metric, n); return err })
 		if errors.Is(err, solver.ErrNoTourPool) {
 			err = fmt.Errorf("%w: gpu batch: %w", device.ErrUnsupported, err)
 		}
-		return pl, pl.Instances(), err
+		return pl, pl.Instances(), pl.Searches(), err
 	})
 }
 
@@ -299,7 +414,14 @@ func (r *run) openChunk(ru *device.Run, pl blockils.BatchPlan, part []int) (*blo
 	if pl.Searches() > 1 && mergeWorth(r.ins, part) {
 		ring = batchRing
 	}
-	return blockils.OpenChunk(ru, pl, ins, nb, starts, ring)
+	var work *blockils.Work
+	if r.budgets != nil {
+		work = &blockils.Work{IDs: make([]uint64, len(part)), Budgets: make([]int64, len(part))}
+		for k, i := range part {
+			work.IDs[k], work.Budgets[k] = r.ids[i], r.budgets[i]
+		}
+	}
+	return blockils.OpenChunk(ru, pl, ins, nb, starts, ring, work)
 }
 
 // chunkTours downloads every instance's searches' tours, then the tours
@@ -346,7 +468,11 @@ func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed
 	defer ch.Close()
 	var pol *polisher
 	end := deadline
-	polishFrom, deadline, merge := r.polishFrom(part, pl.Searches(), deadline)
+	timed := r.budgets == nil
+	polishFrom, merge := time.Time{}, pl.Searches() > 1 && mergeWorth(r.ins, part)
+	if timed {
+		polishFrom, deadline, merge = r.polishFrom(part, pl.Searches(), deadline)
+	}
 	defer func() {
 		if pol != nil {
 			pol.wait()
@@ -357,7 +483,11 @@ func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed
 		if slice <= 0 {
 			break
 		}
-		if err := ch.Launch(r.kicks, seed*0x9E3779B97F4A7C15+launch, slice, r.cfg.search); err != nil {
+		ls := r.seed // work mode: every launch draws on the searches' own streams
+		if timed {
+			ls = seed*0x9E3779B97F4A7C15 + launch
+		}
+		if err := ch.Launch(r.kicks, ls, slice, r.cfg.search); err != nil {
 			return nil, err
 		}
 		if ch.AllKicked(r.kicks) {
@@ -383,7 +513,10 @@ func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed
 		r.out.steps[i] = kicks
 		r.out.tours[i] = device.Convert[int](all[k][b])
 	}
-	if merge {
+	switch {
+	case merge && !timed:
+		r.merges = append(r.merges, pendingMerge{part, all}) // on the cores, while the GPU goes on
+	case merge:
 		if pol != nil {
 			for k := range all {
 				if pol.tours[k] != nil {

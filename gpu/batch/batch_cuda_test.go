@@ -5,6 +5,8 @@ package batch
 import (
 	"context"
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -60,8 +62,8 @@ func TestSolve(t *testing.T) {
 		}
 	}
 	t.Logf("%s", res[0].Device)
-	// a batch with no kick budget ends at its time limit, and says so
-	timed, err := Solve(context.Background(), ins[:50], solver.Params{Seed: 2, TimeLimit: 400 * time.Millisecond})
+	// a batch searching by time (kicks=0) ends at its time limit, and says so
+	timed, err := Solve(context.Background(), ins[:50], solver.Params{Seed: 2, TimeLimit: 400 * time.Millisecond, Extra: map[string]string{"kicks": "0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,5 +113,73 @@ func TestSolveOnEachGPU(t *testing.T) {
 	}
 	if strings.HasPrefix(res[0][0].Device, "GPU ") || !strings.HasPrefix(res[1][0].Device, "GPU 1.0 ") {
 		t.Errorf("devices %q and %q; want device 0's label, then GPU 1.0's", res[0][0].Device, res[1][0].Device)
+	}
+}
+
+// TestSameWhateverTheChunk: under the default work budget an instance's
+// tour depends on its id and the seed alone: the batch solved as one
+// chunk, and as three chunks of other instances in another order, gives
+// the same tours, and the default budget is each instance's size's.
+func TestSameWhateverTheChunk(t *testing.T) {
+	gputest.NeedDevice(t)
+	var ins []*solver.Instance
+	for i := range 120 {
+		n := []int{60, 100, 130, 250}[i%4]
+		ins = append(ins, gputest.RandomInstance(n, solver.Euc2D, 1e4, uint64(900+i)))
+	}
+	p := solver.Params{Seed: 3}
+	ru, err := device.NewRunOf(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ru.Close()
+	solveIDs := func(idx []int) map[int]solver.Result {
+		sub, ids := make([]*solver.Instance, len(idx)), make([]uint64, len(idx))
+		for k, i := range idx {
+			sub[k], ids[k] = ins[i], uint64(i)
+		}
+		pr, err := Prepare(context.Background(), sub, ids, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pr.Search(context.Background(), ru); err != nil {
+			t.Fatal(err)
+		}
+		res, err := pr.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[int]solver.Result{}
+		for k, i := range idx {
+			out[i] = res[k]
+		}
+		return out
+	}
+	all := make([]int, len(ins))
+	for i := range all {
+		all[i] = i
+	}
+	whole := solveIDs(all)
+	parts := map[int]solver.Result{}
+	for c := range 3 {
+		var idx []int
+		for i := len(ins) - 1 - c; i >= 0; i -= 3 {
+			idx = append(idx, i)
+		}
+		maps.Copy(parts, solveIDs(idx))
+	}
+	for i, in := range ins {
+		a, b := whole[i], parts[i]
+		gputest.CheckResult(t, in.Name, in, a)
+		if !slices.Equal(a.Tour, b.Tour) || a.Steps != b.Steps {
+			t.Fatalf("instance %d (%d cities): %d (%d kicks) in one chunk, %d (%d kicks) in three", i, in.N, a.Length, a.Steps, b.Length, b.Steps)
+		}
+		w := blockils.BatchMaxSearches
+		if in.N > 110 {
+			w = 0 // fewer searches where the table does not fit
+		}
+		if k := batchKicksFor(in.N); a.Steps%k != 0 || (w > 0 && a.Steps != k*int64(w)) {
+			t.Fatalf("instance %d (%d cities): %d kicks, want %d a search", i, in.N, a.Steps, k)
+		}
 	}
 }

@@ -15,8 +15,11 @@ type batchPart[L any] struct {
 // into launches of as many as the device holds at once with the launch's
 // largest (plan(n): the layout for instances of at most n cities and how
 // many it holds), because a warp's shared state is sized by the largest;
-// consecutive launches of one largest size are evened out.
-func cutBatch[L any](idx []int, size func(int) int, plan func(n int) (L, int, error)) ([]batchPart[L], error) {
+// consecutive launches of one largest size are evened out. A launch
+// holds instances of one class alone (plan's third value: the searches
+// an instance gets), so that each instance gets its own size's class
+// whatever the others.
+func cutBatch[L any](idx []int, size func(int) int, plan func(n int) (L, int, int, error)) ([]batchPart[L], error) {
 	idx = slices.Clone(idx)
 	slices.SortStableFunc(idx, func(a, b int) int { return size(a) - size(b) })
 	c := &batchCutter[L]{idx: idx, size: size, plan: plan, plans: map[int]batchPlanned[L]{}}
@@ -40,10 +43,11 @@ type batchCut[L any] struct {
 	layout         L
 }
 
-// batchPlanned is a layout and how many instances it holds.
+// batchPlanned is a layout, how many instances it holds and its class.
 type batchPlanned[L any] struct {
 	layout L
 	slots  int
+	class  int
 }
 
 // batchCutter cuts the sorted instances idx into launches, planning each
@@ -51,7 +55,7 @@ type batchPlanned[L any] struct {
 type batchCutter[L any] struct {
 	idx   []int
 	size  func(int) int
-	plan  func(n int) (L, int, error)
+	plan  func(n int) (L, int, int, error)
 	plans map[int]batchPlanned[L]
 }
 
@@ -60,16 +64,21 @@ func (c *batchCutter[L]) planFor(n int) (batchPlanned[L], error) {
 	if p, ok := c.plans[n]; ok {
 		return p, nil
 	}
-	l, slots, err := c.plan(n)
-	c.plans[n] = batchPlanned[L]{l, slots}
+	l, slots, class, err := c.plan(n)
+	c.plans[n] = batchPlanned[L]{l, slots, class}
 	return c.plans[n], err
 }
 
-// fits reports whether the launch idx[i:e] fits its largest's layout;
-// true up to some e, false after (the sizes ascend, the slots do not).
+// fits reports whether the launch idx[i:e] fits its largest's layout,
+// its first of the same class; true up to some e, false after (the sizes
+// ascend, the slots do not, a class once left does not come back).
 func (c *batchCutter[L]) fits(i, e int) (bool, error) {
 	p, err := c.planFor(c.size(c.idx[e-1]))
-	return e-i <= p.slots, err
+	if err != nil {
+		return false, err
+	}
+	first, err := c.planFor(c.size(c.idx[i]))
+	return e-i <= p.slots && p.class == first.class, err
 }
 
 // end returns where the launch from i ends: the largest e that fits,

@@ -8,17 +8,19 @@ import (
 
 // TestCutBatch: every instance in one launch, no launch holding more than
 // its largest instance's layout allows, sizes ascending, launches of one
-// layout evened out, a planning error passed on.
+// layout evened out, no launch mixing classes, a planning error passed on.
 func TestCutBatch(t *testing.T) {
 	slotsFor := func(n int) int { return 1000 / n } // larger instances, fewer slots
 	for _, c := range []struct {
 		name  string
 		sizes []int
 		lens  []int // the launches' lengths
+		split int   // the class changes above split cities (0: one class)
 	}{
-		{"uniform", repeat(100, 25), []int{8, 8, 9}},
-		{"one launch", []int{50, 10, 20}, []int{3}},
-		{"mixed", append(append(repeat(10, 150), repeat(100, 12)...), 500, 20), []int{75, 75, 6, 7, 1}},
+		{"uniform", repeat(100, 25), []int{8, 8, 9}, 0},
+		{"one launch", []int{50, 10, 20}, []int{3}, 0},
+		{"mixed", append(append(repeat(10, 150), repeat(100, 12)...), 500, 20), []int{75, 75, 6, 7, 1}, 0},
+		{"two classes", []int{50, 10, 20, 60}, []int{2, 2}, 30},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			idx := make([]int, len(c.sizes))
@@ -26,7 +28,13 @@ func TestCutBatch(t *testing.T) {
 				idx[i] = i
 			}
 			size := func(i int) int { return c.sizes[i] }
-			parts, err := cutBatch(idx, size, func(n int) (int, int, error) { return n, slotsFor(n), nil })
+			class := func(n int) int {
+				if c.split > 0 && n > c.split {
+					return 1
+				}
+				return 0
+			}
+			parts, err := cutBatch(idx, size, func(n int) (int, int, int, error) { return n, slotsFor(n), class(n), nil })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,6 +43,9 @@ func TestCutBatch(t *testing.T) {
 			for _, p := range parts {
 				lens = append(lens, len(p.idx))
 				for _, i := range p.idx {
+					if class(size(i)) != class(p.layout) {
+						t.Fatalf("instance %d (%d cities) in a launch of another class", i, size(i))
+					}
 					if size(i) < last || size(i) > p.layout {
 						t.Fatalf("instance %d (%d cities) in a launch laid out for %d after one of %d", i, size(i), p.layout, last)
 					}
@@ -55,7 +66,7 @@ func TestCutBatch(t *testing.T) {
 		})
 	}
 	bad := errors.New("no layout")
-	if _, err := cutBatch([]int{0}, func(int) int { return 5 }, func(int) (int, int, error) { return 0, 0, bad }); !errors.Is(err, bad) {
+	if _, err := cutBatch([]int{0}, func(int) int { return 5 }, func(int) (int, int, int, error) { return 0, 0, 0, bad }); !errors.Is(err, bad) {
 		t.Fatalf("error %v, want %v", err, bad)
 	}
 }

@@ -77,7 +77,8 @@ func (r *run) startPolish(part []int, all [][][]int32, seed uint64, deadline tim
 	return p
 }
 
-// mergeAll merges each instance's tours on all cores, each evolution
+// mergeAll merges each instance's tours on all cores (seeded by seed and
+// its id), each evolution
 // within an equal share of nine tenths of the time to deadline (zero:
 // none; the rest for its last generation and the run's end), and keeps
 // the child where shorter than its shortest GPU tour.
@@ -87,7 +88,7 @@ func (r *run) mergeAll(part []int, all [][][]int32, seed uint64, deadline time.T
 	if !deadline.IsZero() {
 		each = time.Until(deadline) * 9 / 10 * time.Duration(workers) / time.Duration(max(len(part), 1))
 	}
-	ins, st, out, log := r.ins, r.st, r.out, r.cfg.log
+	ins, ids, st, out, log := r.ins, r.ids, r.st, r.out, r.cfg.log
 	spread(len(part), workers, func() func(int) bool {
 		var g recomb.GPX
 		var e recomb.EAX
@@ -100,7 +101,7 @@ func (r *run) mergeAll(part []int, all [][][]int32, seed uint64, deadline time.T
 			if each > 0 {
 				until = time.Now().Add(each)
 			}
-			child, cl := mergeTours(in, all[k], st[i].nb, blockils.BatchK, &g, &e, seed+uint64(k), until)
+			child, cl := mergeTours(in, all[k], st[i].nb, blockils.BatchK, &g, &e, seed+ids[i], until)
 			if log != nil {
 				log(i, solver.TourLength(in, out.tours[i]), cl)
 			}

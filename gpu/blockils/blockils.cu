@@ -509,7 +509,9 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
                                long long* lens, long long* gains, long long* kicksDone, long long kickBudget,
                                unsigned long long seed, long long sliceNs, unsigned long long* clock, int T,
                                int shareCoords, int coordsShared, int maxN, int maxSeg, bool or3, int stall,
-                               unsigned long long* ctr, int* ring, long long* ringN, int ringR) {
+                               unsigned long long* ctr, int* ring, long long* ringN, int ringR,
+                               const unsigned int* __restrict__ ids, const long long* __restrict__ budgets,
+                               int* walk, long long* walkLen, int* walkSince) {
     extern __shared__ __align__(16) unsigned char bi_smem[];
     const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5, wpb = blockDim.x >> 5;
     const int g = blockIdx.x * wpb + wib;
@@ -574,29 +576,45 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
     const int n = w.n;
     int* Tg = tours + tourOff[g];
     const unsigned long long end = t0 + (unsigned long long)sliceNs;
-
-    bi_load(w, Tg, lane);
-    for (int i = lane; i < n; i += 32) {
-        w.inq[i] = 1;
-        w.queue[i] = w.ord[i];
-    }
-    __syncwarp();
-    long long len = 0;
-    for (int i = lane; i < n; i += 32) len += bi_d<METRIC, true>(w, w.ord[i], w.ord[bi_nxt(i, n)]);
-    for (int o = 16; o > 0; o >>= 1) len += __shfl_xor_sync(0xffffffffu, len, o);
+    // with walk, a launch ends between kicks alone and the next resumes the
+    // walk where it stood, so that the tours do not depend on the launches
+    const unsigned long long searchEnd = walk != nullptr ? ~0ull : end;
+    const bool resume = walk != nullptr && walkSince[g] >= 0;
 
     unsigned long long evals = 0, moves = 0, moves3 = 0, kicks = 0, kept = 0;
-    int head = 0, qsize = n, jn = 0;
+    int head = 0, qsize = 0, jn = 0;
     bool late = false;
-    const long long len0 = len;
-    len += bi_search<METRIC>(w, lane, head, qsize, jn, end, or3, evals, moves, moves3, late);
-    // best: the walk's shortest tour, kept in Tg (the current one but
-    // after a restart)
-    long long best = len;
-    if (len < len0) bi_store(w, Tg, lane);  // the restore point of the kicks
-    long long done = kicksDone[g];
-    const uint32_t key = stream_key(seed, (uint32_t)g);
+    long long len, len0, best;
     int since = 0;  // kicks since the walk's best last fell
+    if (resume) {
+        bi_load(w, walk + tourOff[g], lane);
+        for (int i = lane; i < n; i += 32) w.inq[i] = 0;
+        __syncwarp();
+        len = walkLen[g];
+        best = lens[g];
+        len0 = best;
+        since = walkSince[g];
+    } else {
+        bi_load(w, Tg, lane);
+        for (int i = lane; i < n; i += 32) {
+            w.inq[i] = 1;
+            w.queue[i] = w.ord[i];
+        }
+        __syncwarp();
+        qsize = n;
+        len = 0;
+        for (int i = lane; i < n; i += 32) len += bi_d<METRIC, true>(w, w.ord[i], w.ord[bi_nxt(i, n)]);
+        for (int o = 16; o > 0; o >>= 1) len += __shfl_xor_sync(0xffffffffu, len, o);
+        len0 = len;
+        len += bi_search<METRIC>(w, lane, head, qsize, jn, searchEnd, or3, evals, moves, moves3, late);
+        // best: the walk's shortest tour, kept in Tg (the current one but
+        // after a restart)
+        best = len;
+        if (len < len0) bi_store(w, Tg, lane);  // the restore point of the kicks
+    }
+    long long done = kicksDone[g];
+    const uint32_t key = stream_key(seed, ids != nullptr ? ids[g] : (uint32_t)g);
+    if (budgets != nullptr) kickBudget = min(kickBudget, budgets[g]);
     while (!late && done < kickBudget) {
         int t = lane == 0 ? bi_timer() >= end : 0;
         if (__shfl_sync(0xffffffffu, t, 0)) break;
@@ -622,7 +640,7 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
             done++;
             kicks++;
         }
-        d += bi_search<METRIC>(w, lane, head, qsize, jn, end, or3, evals, moves, moves3, late);
+        d += bi_search<METRIC>(w, lane, head, qsize, jn, searchEnd, or3, evals, moves, moves3, late);
         since++;
         if (restart || d <= 0) {
             len += d;
@@ -652,7 +670,17 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
             qsize = 0;
         }
     }
-    if (len == best) bi_store(w, Tg, lane);
+    // the walk's tour of the best length is the search's at its end; in
+    // work mode a launch that ends before the budget keeps the walk's
+    // first best, as one long launch would
+    if (len == best && (walk == nullptr || done >= kickBudget)) bi_store(w, Tg, lane);
+    if (walk != nullptr) {
+        bi_store(w, walk + tourOff[g], lane);
+        if (lane == 0) {
+            walkLen[g] = len;
+            walkSince[g] = since;
+        }
+    }
     if (lane == 0) {
         lens[g] = best;
         gains[g] += len0 - best;
@@ -675,7 +703,12 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
 // are read from global memory). maxN sizes the shared state (every n <=
 // maxN). The launch ends at the deadline clock[0] + sliceNs (clock[0] = 0:
 // set by the first block) or when tour g has made kickBudget kicks
-// (kicksDone[g], resumed). With ring, a walk that restarts first writes
+// (kicksDone[g], resumed; budgets[g] where given, at most kickBudget). Tour g's kicks draw
+// on the stream of ids[g] (g without ids). With walk (work mode), the
+// deadline is checked between kicks alone and each walk's state (its tour
+// at walk[tourOff[g]...], walkLen[g], walkSince[g]: -1 before the first
+// launch) is kept for the next launch, so that a walk does not depend on
+// how its kicks are cut into launches. With ring, a walk that restarts first writes
 // its tour to slot ringN[g] % ringR of tour g's ring (ringR tours from
 // ring[tourOff[g] * ringR]) and counts it in ringN[g]. One kernel per metric keeps each one's
 // registers to its own arithmetic.
@@ -687,10 +720,12 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
              long long* kicksDone, long long kickBudget, unsigned long long seed, long long sliceNs,                 \
              unsigned long long* clock, long long T, long long shareCoords, long long coordsShared, long long maxN,  \
              long long maxSeg, long long or3, long long stall, unsigned long long* ctr, int* ring,                   \
-             long long* ringN, long long ringR) {                                                                    \
+             long long* ringN, long long ringR, const unsigned int* __restrict__ ids,                                \
+             const long long* __restrict__ budgets, int* walk, long long* walkLen, int* walkSince) {                 \
         block_ils_impl<METRIC>(xy, xyd, nb, fx, instOff, instN, tourOff, tours, lens, gains, kicksDone, kickBudget,     \
                                seed, sliceNs, clock, (int)T, (int)shareCoords, (int)coordsShared, (int)maxN,         \
-                               (int)maxSeg, or3 != 0, (int)stall, ctr, ring, ringN, (int)ringR);                     \
+                               (int)maxSeg, or3 != 0, (int)stall, ctr, ring, ringN, (int)ringR, ids, budgets, walk,  \
+                               walkLen, walkSince);                                                                  \
     }
 // BI_MIN_BLOCKS: blocks of 256 threads an SM holds at once, within the
 // registers (64 a thread).

@@ -178,6 +178,10 @@ type biSet struct {
 	// the ring of each tour's stalled walks (ringR 0: none) and their counts
 	ring, ringN cu.DevicePtr
 	ringR       int
+	// work mode (setWork; zero: off): each tour's stream id and kick
+	// budget, and its walk's state kept between launches
+	ids, budgets, walk, walkLen, walkSince cu.DevicePtr
+	hBudget                                []int64
 	// done marks a launch's end; waiting on it leaves the host core free
 	done cu.Event
 	// the last launch's figures
@@ -301,7 +305,7 @@ func (s *biSet) launch(kicks int64, seed uint64, slice time.Duration, o biOpts) 
 	if err := d.Launch(s.pl.kernel, blocks, 1, 32*s.pl.wpb, s.pl.shared, d.Stream,
 		s.xy, s.xyd, s.nb, s.fx, s.instOff, s.instN, s.tourOff, s.tours, s.lens, s.gains, s.kicks, kicks, seed,
 		int64(slice), s.clock, s.T, s.pl.share, s.pl.coordsShared, s.pl.maxN, o.seg, o.or3, o.stall, s.ctr,
-		s.ring, s.ringN, s.ringR); err != nil {
+		s.ring, s.ringN, s.ringR, s.ids, s.budgets, s.walk, s.walkLen, s.walkSince); err != nil {
 		return err
 	}
 	if err := s.done.Record(d.Stream); err != nil {
@@ -328,6 +332,24 @@ func (s *biSet) addRing(r int) error {
 	return device.HtoD(s.ringN, make([]int64, s.T))
 }
 
+// setWork puts the set in work mode: tour g draws its kicks from stream
+// ids[g] and makes at most budgets[g] kicks, and its walk goes on across
+// launches where the last one left it (context thread).
+func (s *biSet) setWork(ids []uint32, budgets []int64) error {
+	var cities int64
+	for _, n := range s.ns {
+		cities += int64(n)
+	}
+	T := int64(s.T)
+	if err := s.bufs.AllocAll(device.Buf(&s.ids, 4*T), device.Buf(&s.budgets, 8*T), device.Buf(&s.walk, 4*cities),
+		device.Buf(&s.walkLen, 8*T), device.Buf(&s.walkSince, 4*T)); err != nil {
+		return err
+	}
+	s.hBudget = budgets
+	return device.InOrder(func() error { return device.HtoD(s.ids, ids) }, func() error { return device.HtoD(s.budgets, budgets) },
+		func() error { return device.HtoD(s.walkSince, slices.Repeat([]int32{-1}, s.T)) })
+}
+
 // getRing downloads the rings, tour g's r tours from offs[g]*r, and how
 // many tours each walk wrote (context thread).
 func (s *biSet) getRing(flat []int32, counts []int64) error {
@@ -339,8 +361,8 @@ func (s *biSet) get(flat []int32) error { return device.DtoH(flat, s.tours) }
 
 // allKicked reports whether every tour has made kicks kicks.
 func (s *biSet) allKicked(kicks int64) bool {
-	for _, k := range s.hKick[:s.T] {
-		if k < kicks {
+	for g, k := range s.hKick[:s.T] {
+		if k < kicks && (s.hBudget == nil || k < s.hBudget[g]) {
 			return false
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -323,7 +324,7 @@ func TestChunkStalled(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ring := range []int{0, 3} {
-		ch, err := OpenChunk(ru, pl, ins, nb, starts, ring)
+		ch, err := OpenChunk(ru, pl, ins, nb, starts, ring, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -357,6 +358,82 @@ func TestChunkStalled(t *testing.T) {
 				if l := solver.TourLength(in, tt); l < shortest {
 					t.Fatalf("ring %d: instance %d, stalled tour %d (%d) shorter than the searches' shortest %d", ring, k, j, l, shortest)
 				}
+			}
+		}
+	}
+}
+
+// TestChunkWorkAnyLaunches: in work mode a chunk's tours, kicks and
+// stalled tours do not depend on how the launches cut the kicks (one
+// long launch against many of a millisecond), and each search stops at
+// its own instance's budget.
+func TestChunkWorkAnyLaunches(t *testing.T) {
+	gputest.NeedDevice(t)
+	ru, err := device.NewRun()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ru.Close()
+	var ins []*solver.Instance
+	var nb [][]int32
+	var starts [][][]int
+	for k := range 6 {
+		in := gputest.RandomInstance(200+30*k, solver.Euc2D, 1e4, uint64(k+40))
+		ins, nb = append(ins, in), append(nb, neighbor.Nearest(in, biK).List)
+		curve := construct.SpaceFillingCurve(in)
+		starts = append(starts, slices.Repeat([][]int{curve}, BatchMaxSearches))
+	}
+	code, _ := device.MetricCode(ins[0])
+	var pl BatchPlan
+	if err := ru.Do(func() (err error) { pl, err = PlanBatch(ru, code, 400); return err }); err != nil {
+		t.Fatal(err)
+	}
+	work := &Work{IDs: []uint64{7, 3, 9, 1, 12, 5}, Budgets: []int64{400, 700, 400, 900, 300, 600}}
+	run := func(slice time.Duration) ([][][]int32, []int64, int) {
+		ch, err := OpenChunk(ru, pl, ins, nb, starts, 3, work)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ch.Close()
+		launches := 0
+		for !ch.AllKicked(900) {
+			if launches++; launches > 100000 {
+				t.Fatal("the kicks never ended")
+			}
+			if err := ch.Launch(900, 11, slice, BatchSearch{Seg: 50, Stall: 30}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		all, err := ch.Tours()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stalled, err := ch.Stalled()
+		if err != nil {
+			t.Fatal(err)
+		}
+		kicks := make([]int64, len(ins))
+		for k := range ins {
+			all[k] = append(all[k], stalled[k]...)
+			_, kicks[k] = ch.Shortest(k)
+		}
+		return all, kicks, launches
+	}
+	one, k1, n1 := run(time.Minute)
+	many, k2, n2 := run(time.Millisecond)
+	if n2 <= n1 {
+		t.Logf("a millisecond's launches: %d, one minute's: %d (the cut is not exercised)", n2, n1)
+	}
+	for k := range ins {
+		if k1[k] != work.Budgets[k]*int64(pl.Searches()) || k2[k] != k1[k] {
+			t.Fatalf("instance %d: %d and %d kicks, want %d a search", k, k1[k], k2[k], work.Budgets[k])
+		}
+		if len(one[k]) != len(many[k]) {
+			t.Fatalf("instance %d: %d tours in one launch, %d in %d", k, len(one[k]), len(many[k]), n2)
+		}
+		for j := range one[k] {
+			if !slices.Equal(one[k][j], many[k][j]) {
+				t.Fatalf("instance %d, tour %d differs between one launch and %d", k, j, n2)
 			}
 		}
 	}

@@ -92,11 +92,22 @@ type Chunk struct {
 	flat []int32 // the tours, concatenated in search order
 }
 
+// Work is a chunk's work mode: each instance's id, whose searches' kicks
+// draw on streams of their own (id·BatchMaxSearches + the search), and
+// kick budget. A chunk in work mode gives each instance the same tours
+// whatever the chunk's other instances and however the launches cut the
+// kicks.
+type Work struct {
+	IDs     []uint64
+	Budgets []int64
+}
+
 // OpenChunk uploads the instances ins (nb: each one's candidate lists,
 // BatchK a city) and their searches' start tours (starts[k]: instance
 // k's, pl.Searches() of them) under the layout pl, with room for the last
-// ring tours of each search's stalled walks (0: none kept).
-func OpenChunk(ru *device.Run, pl BatchPlan, ins []*solver.Instance, nb [][]int32, starts [][][]int, ring int) (*Chunk, error) {
+// ring tours of each search's stalled walks (0: none kept), in work mode
+// where work is not nil.
+func OpenChunk(ru *device.Run, pl BatchPlan, ins []*solver.Instance, nb [][]int32, starts [][][]int, ring int, work *Work) (*Chunk, error) {
 	w := pl.Searches()
 	insts := make([]biInst, len(ins))
 	ti := make([]int, 0, w*len(ins))
@@ -119,6 +130,9 @@ func OpenChunk(ru *device.Run, pl BatchPlan, ins []*solver.Instance, nb [][]int3
 		if err == nil {
 			err = c.s.put(flat)
 		}
+		if err == nil && work != nil {
+			err = c.s.setWork(workTours(work, len(ins), w))
+		}
 		if err != nil {
 			c.s.free()
 		}
@@ -128,6 +142,19 @@ func OpenChunk(ru *device.Run, pl BatchPlan, ins []*solver.Instance, nb [][]int3
 		return nil, err
 	}
 	return c, nil
+}
+
+// workTours is work's stream ids and budgets for each of w searches of
+// count instances, in tour order.
+func workTours(work *Work, count, w int) ([]uint32, []int64) {
+	ids, budgets := make([]uint32, 0, count*w), make([]int64, 0, count*w)
+	for k := range count {
+		for j := range w {
+			ids = append(ids, uint32(work.IDs[k]*BatchMaxSearches+uint64(j)))
+			budgets = append(budgets, work.Budgets[k])
+		}
+	}
+	return ids, budgets
 }
 
 // Close frees the chunk's device memory.
