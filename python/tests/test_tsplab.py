@@ -209,6 +209,12 @@ class SolveTest(unittest.TestCase):
         for r, n in zip(rs, (4, 4, 30)):
             self.check_tour(r, n)
 
+    def test_batch_without_time(self):
+        # the batch's work budget ends each instance; no time is needed
+        rs = tsplab.solve_batch([{"points": circle(40)}], bound=0)
+        self.assertAlmostEqual(rs[0].length, polygon(40), delta=1e-3)
+        self.check_tour(rs[0], 40)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -366,7 +366,7 @@ def solve(
 
 def solve_batch(
     instances: Sequence[Any],
-    time: float = 1,
+    time: Optional[float] = None,
     backend: str = "auto",
     seed: int = 1,
     jobs: int = 0,
@@ -375,14 +375,17 @@ def solve_batch(
     options: Optional[Dict[str, Any]] = None,
     bound: Optional[float] = None,
 ) -> List[Result]:
-    """solve_batch solves many instances in one run of `tsp batch`, time
-    seconds each, and returns their results in order. Each instance is a
+    """solve_batch solves many instances in one run of `tsp batch` and
+    returns their results in order. Each instance gets the batch's work
+    budget by its size (kicks a city), ending as soon as that work is
+    done; time, when given, caps each instance at that many seconds. Each instance is a
     file path, a dict with one of "points", "matrix" or "file", or a
     sequence of (x, y) points. jobs is how many run at once on the CPU (0:
     one a core). The results carry the tour, its length and the gap as
     solve gives it: above the optimum where it is known, else at most
     above a proven lower bound, for which each instance whose optimum is
-    unknown gets up to bound seconds more (None: time; 0: no bound, no
+    unknown gets up to bound seconds more (None: time, or 1 s when time
+    is None; 0: no bound, no
     gap); report holds the batch's line.
     """
     with tempfile.TemporaryDirectory(prefix="tsplab-") as d:
@@ -396,9 +399,13 @@ def solve_batch(
             paths.append(_write_input(d, "i%06d" % i, inst.get("points"), inst.get("matrix"), inst.get("file")))
             if inst.get("file") is None:
                 names[paths[-1]] = "instances[%d]" % i
-        args = ["batch"] + paths + ["--out", "-", "--tours", "--time-each", "%gs" % float(time)]
+        args = ["batch"] + paths + ["--out", "-", "--tours"]
+        if time is not None:
+            args += ["--time-each", "%gs" % float(time)]
         args += ["--backend", backend, "--seed", str(int(seed))]
-        args += ["--bound", "%gs" % float(time if bound is None else bound)]
+        if bound is None:
+            bound = 1 if time is None else time
+        args += ["--bound", "%gs" % float(bound)]
         if jobs:
             args += ["--jobs", str(int(jobs))]
         if algorithm:
