@@ -20,6 +20,7 @@ import (
 	"github.com/tsplab/tsplab/app"
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/gpu/device"
+	"github.com/tsplab/tsplab/solver/session"
 )
 
 // TestXvfbScreenshot starts the real app binary in a real X window on a
@@ -197,10 +198,18 @@ var (
 
 // TestMain removes the binaries the tests built.
 func TestMain(m *testing.M) {
+	// the app's runs keep their bounds in a cache of the tests' own
+	cache, err := os.MkdirTemp("", "tsplab-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv(session.CacheDirEnv, cache)
 	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
+	os.RemoveAll(cache)
 	os.Exit(code)
 }
 

@@ -4,6 +4,9 @@ import (
 	"fmt"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/report"
+	"github.com/tsplab/tsplab/solver/session"
 )
 
 // paneBound is the proven lower bound of the pane's instance, which the
@@ -12,6 +15,9 @@ import (
 type paneBound struct {
 	in    *solver.Instance
 	value int64 // 0 until computed
+	// note says where the bound came from and whether it is still
+	// converging (report.BoundNote), "" for a converged one of this run
+	note string
 }
 
 // resetBound forgets the previous instance's bound (p.mu held).
@@ -20,7 +26,8 @@ func (p *Pane) resetBound() { p.bound = paneBound{in: p.in} }
 // setBound shows lb, the bound of in, if in is still the pane's instance
 // and lb is higher than the bound it shows (any pane's bound holds for
 // every pane of the same instance).
-func (p *Pane) setBound(in *solver.Instance, lb int64) {
+func (p *Pane) setBound(in *solver.Instance, r bound.Result) {
+	lb := r.Bound
 	p.mu.Lock()
 	if p.in != in || p.bound.in != in || lb <= p.bound.value {
 		p.mu.Unlock()
@@ -35,23 +42,38 @@ func (p *Pane) setBound(in *solver.Instance, lb int64) {
 			p.OnUpdate(p, last)
 		}
 	}()
-	p.bound.value = lb
+	p.bound.value, p.bound.note = lb, report.BoundNote(session.BoundOrigin(r))
 	if !in.HasOptimum() && !p.isPath() {
 		p.Curve.SetBound(lb)
 	}
 	if p.best != nil {
 		p.setNumber("Gap", p.gapOverBound(solver.TourLength(in, p.best), lb))
 	} else {
-		p.setNumber("Gap", "lower bound "+in.HumanLength(lb))
+		p.setNumber("Gap", p.boundLine())
 	}
+}
+
+// boundLine is the Gap field before a tour: the bound and its note.
+func (p *Pane) boundLine() string {
+	s := "lower bound " + p.in.HumanLength(p.bound.value)
+	if p.bound.note != "" {
+		s += " (" + p.bound.note + ")"
+	}
+	return s
 }
 
 // gapOverBound is the Gap field's boundGap; a compare pane's narrow
 // field leaves out what the plot's legend and the summary say, that the
 // gap is over the lower bound.
 func (p *Pane) gapOverBound(l, lb int64) string {
-	if g, ok := solver.GapPercent(l, lb); ok && p.numbers.compact {
+	g, ok := solver.GapPercent(l, lb)
+	switch {
+	case ok && p.numbers.compact && p.bound.note != "":
+		return fmt.Sprintf("at most %.2f %% (%s)", g, p.bound.note)
+	case ok && p.numbers.compact:
 		return fmt.Sprintf("at most %.2f %%", g)
+	case ok && p.bound.note != "":
+		return fmt.Sprintf("at most %.2f %% (above the lower bound, %s)", g, p.bound.note)
 	}
 	return boundGap(l, lb)
 }

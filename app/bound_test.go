@@ -1,12 +1,15 @@
 package app
 
 import (
+	"context"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/session"
 )
 
 // An instance without a known optimum gets a lower bound beside a run
@@ -42,6 +45,43 @@ func TestPaneShowsLowerBound(t *testing.T) {
 	}
 }
 
+// A run starts from the best bound earlier runs proved on the same
+// distances (the user's cache): the Gap line shows it at once, says where
+// it came from and that it is still converging.
+func TestPaneStartsFromTheCachedBound(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	t.Setenv(session.CacheDirEnv, t.TempDir())
+	waitLoad(t, loads)
+	p := ap.Single
+	rng := rand.New(rand.NewPCG(5, 5))
+	x, y := make([]float64, 300), make([]float64, 300)
+	for i := range x {
+		x[i], y[i] = float64(rng.IntN(5000)), float64(rng.IntN(5000))
+	}
+	in := solver.NewCoordInstance("u300", solver.Euc2D, x, y, nil)
+	full, err := bound.Compute(context.Background(), in, bound.Options{Thorough: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a bound a longer ascent proved (planted a little above this one's,
+	// so that the run's own never replaces it)
+	kept := full.Bound + 1
+	session.StoreBound(in, bound.Result{Bound: kept, Stopped: true})
+	p.SetInstance(in, nil)
+	p.SetSettings(fakeSettings(2 * time.Second))
+	if err := p.RunFor(0); err != nil {
+		t.Fatal(err)
+	}
+	pump(t, "the cached bound", func() bool { return p.bound.value > 0 })
+	settle(t, p)
+	if p.bound.value != kept {
+		t.Fatalf("bound %d, want the cached %d", p.bound.value, kept)
+	}
+	if v := p.numbers.value["Gap"].Text; !strings.Contains(v, "above the lower bound, proven by an earlier run, still converging") {
+		t.Errorf("Gap shows %q", v)
+	}
+}
+
 // A bound of 0 (all cities on one point) has no ratio: the gap line says
 // so instead of a division by zero.
 func TestBoundGapZeroBound(t *testing.T) {
@@ -65,15 +105,15 @@ func TestCompareSharesTheBound(t *testing.T) {
 	for _, p := range []*Pane{ap.Left, ap.Right} {
 		p.SetInstance(in, nil)
 	}
-	ap.Left.OnBound(in, 38)
+	ap.Left.OnBound(in, bound.Result{Bound: 38})
 	if ap.Left.bound.value != 38 || ap.Right.bound.value != 38 {
 		t.Fatalf("bounds %d and %d after A proved 38", ap.Left.bound.value, ap.Right.bound.value)
 	}
-	ap.Right.OnBound(in, 30)
+	ap.Right.OnBound(in, bound.Result{Bound: 30})
 	if ap.Left.bound.value != 38 || ap.Right.bound.value != 38 {
 		t.Errorf("a lower bound replaced the higher one: %d and %d", ap.Left.bound.value, ap.Right.bound.value)
 	}
-	ap.Right.OnBound(in, 40)
+	ap.Right.OnBound(in, bound.Result{Bound: 40})
 	if ap.Left.bound.value != 40 || ap.Right.bound.value != 40 {
 		t.Errorf("bounds %d and %d after B proved 40", ap.Left.bound.value, ap.Right.bound.value)
 	}

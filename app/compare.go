@@ -15,6 +15,7 @@ import (
 
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/report"
 	"github.com/tsplab/tsplab/solver/session"
 )
@@ -123,7 +124,7 @@ func paneLetter(a *App, p *Pane) string {
 func (a *App) linkPanes() {
 	// Both panes show the same instance: a bound proven beside one run
 	// holds for the other, so the two gaps are measured from one bound.
-	share := func(in *solver.Instance, lb int64) {
+	share := func(in *solver.Instance, lb bound.Result) {
 		for _, p := range []*Pane{a.Left, a.Right} {
 			p.setBound(in, lb)
 		}

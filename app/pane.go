@@ -79,7 +79,7 @@ type Pane struct {
 	// OnBound, if set, is called on the Fyne goroutine with each lower
 	// bound the pane's runs prove, so the app can give it to the panes
 	// that show the same instance.
-	OnBound func(in *solver.Instance, lb int64)
+	OnBound func(in *solver.Instance, lb bound.Result)
 }
 
 // FrameInterval is the least time between two updates of a running pane,
@@ -131,9 +131,9 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 	p.Runner.Rate = frameInterval
 	p.Runner.OnBound = func(in *solver.Instance, lb bound.Result) {
 		uiDo(func() {
-			p.setBound(in, lb.Bound)
+			p.setBound(in, lb)
 			if p.OnBound != nil {
-				p.OnBound(in, lb.Bound)
+				p.OnBound(in, lb)
 			}
 		})
 	}
@@ -181,7 +181,7 @@ func (p *Pane) clear() {
 	} else if p.in != nil && p.in.HasOptimum() {
 		p.setNumber("Gap", "optimum "+p.in.HumanLength(p.in.Optimum))
 	} else if p.bound.value > 0 {
-		p.setNumber("Gap", "lower bound "+p.in.HumanLength(p.bound.value))
+		p.setNumber("Gap", p.boundLine())
 	}
 }
 

@@ -110,6 +110,9 @@ func computeBound(ctx context.Context, e *env, in *solver.Instance, r *boundRequ
 		opts.Device = nil
 		res, err = bound.UntilDone(ctx, bound.StopAscent, in, opts)
 	}
+	if err == nil {
+		session.StoreBound(in, res) // the next runs start from it
+	}
 	return res, err
 }
 
@@ -168,5 +171,9 @@ func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) e
 
 // gapLine says how far length lies above a computed lower bound.
 func gapLine(in *solver.Instance, length int64, r bound.Result) string {
-	return fmt.Sprintf("gap ≤ %s %% (above the lower bound %s)", percent(r.GapPercent(length)), in.HumanLength(r.Bound))
+	note := report.BoundNote(session.BoundOrigin(r))
+	if note != "" {
+		note = "; " + note
+	}
+	return fmt.Sprintf("gap ≤ %s %% (above the lower bound %s%s)", percent(r.GapPercent(length)), in.HumanLength(r.Bound), note)
 }

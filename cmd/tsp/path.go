@@ -69,8 +69,6 @@ func (rt *solveRoute) finish(plan *session.Plan, out session.Outcome) (session.O
 	}
 	out.Result = res
 	out.Report = report.New(&in, res)
-	if out.Bound != nil {
-		out.Report.SetLowerBound(&in, out.Bound.Bound)
-	}
+	session.RecordBound(&out.Report, &in, out.Bound)
 	return out, nil
 }

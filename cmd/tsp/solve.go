@@ -392,9 +392,7 @@ func finishSolve(ctx context.Context, e *env, plan *session.Plan, out session.Ou
 	plan.BoundAfter(ctx, &out, o.bound)
 	lb := solveBound(e, in, out, o)
 	rep := out.Report
-	if lb != nil {
-		rep.SetLowerBound(in, lb.Bound)
-	}
+	session.RecordBound(&rep, in, lb)
 	if o.json == "-" {
 		_ = rep.WriteJSON(e.stdout) // a stdout failure is reported once, by runCtx
 	} else if o.json != "" {

@@ -99,10 +99,24 @@ const RequireEnv = "TSPLAB_REQUIRE_TSPLIB"
 // tests were skipped for want of TSPLIB data it prints one summary line to
 // stderr (shown by `go test` in a package directory or with -v), and with
 // $TSPLAB_REQUIRE_TSPLIB set it fails the package, which `go test ./...`
-// shows in its summary.
+// shows in its summary. The tests' cache ($TSPLAB_CACHE_DIR, the bounds
+// runs keep) is a folder of their own, removed after them, never the
+// user's.
 func Main(m Runner) {
-	os.Exit(finish(m.Run(), os.Stderr))
+	dir, err := os.MkdirTemp("", "tsplab-cache-")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "tests' cache: %v\n", err)
+		os.Exit(1)
+	}
+	os.Setenv(CacheDirEnv, dir)
+	code := finish(m.Run(), os.Stderr)
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
+
+// CacheDirEnv names the environment variable that moves TSP Lab's cache
+// (solver/session.CacheDirEnv).
+const CacheDirEnv = "TSPLAB_CACHE_DIR"
 
 func finish(code int, w io.Writer) int {
 	n := skipped.Load()

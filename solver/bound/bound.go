@@ -150,6 +150,10 @@ type Result struct {
 	// Shared reports that the ascent was another caller's (under way or
 	// the last whole one kept): Elapsed is then the wait for it.
 	Shared bool
+	// Cached reports that the bound was proven by an earlier run on the
+	// same distances and read from the user's cache (solver/session):
+	// only Bound, Optimal and Stopped are then set.
+	Cached bool
 	// Pi holds the final penalties, in units of 1/Precision.
 	Pi []int64
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/buildinfo"
@@ -34,6 +35,11 @@ type Report struct {
 	// GapAbove is what GapPercent is measured from: "optimum" or
 	// "lower_bound" (then an upper limit of the gap above the optimum).
 	GapAbove string `json:"gap_above,omitempty"`
+	// BoundSource says where LowerBound came from (empty without one).
+	BoundSource BoundSource `json:"bound_source,omitempty"`
+	// BoundConverging reports that the ascent that proved LowerBound was
+	// stopped before it converged: a longer one proves a higher bound.
+	BoundConverging bool `json:"bound_converging,omitempty"`
 	// OptimumEstimate is Instance.EstimateOptimum in the file's units
 	// when the optimum is unknown and it applies (a large plane instance):
 	// an estimate, no bound, so no gap is measured against it.
@@ -168,6 +174,31 @@ func (rep *Report) SetLowerBound(in *solver.Instance, lb int64) {
 		g := 100 * float64(rep.LengthScaled-lb) / float64(lb)
 		rep.GapPercent, rep.GapAbove = &g, "lower_bound"
 	}
+}
+
+// BoundSource says where a run's lower bound came from.
+type BoundSource string
+
+const (
+	// BoundThisRun is a bound proven beside or after the run.
+	BoundThisRun BoundSource = "this_run"
+	// BoundCache is a bound an earlier run proved on the same distances,
+	// kept in the user's cache (solver/session).
+	BoundCache BoundSource = "cache"
+)
+
+// BoundNote says in words where a lower bound came from and whether it is
+// still converging, for a parenthesis after it ("" for a converged bound
+// of this run).
+func BoundNote(src BoundSource, converging bool) string {
+	var parts []string
+	if src == BoundCache {
+		parts = append(parts, "proven by an earlier run")
+	}
+	if converging {
+		parts = append(parts, "still converging")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // UnitName names the unit of a report's lengths on in: "metres" for lat,lon

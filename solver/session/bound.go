@@ -2,12 +2,23 @@ package session
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/report"
 )
 
 // boundRun is a lower bound computed while the engine runs.
@@ -109,4 +120,151 @@ func (pl *Pipeline) boundAfter(ctx context.Context, in *solver.Instance, dev sol
 		return nil, err
 	}
 	return &r, nil
+}
+
+// CacheDirEnv names the environment variable that holds the folder of
+// TSP Lab's cache (tests set it); the user's cache folder's tsplab/
+// otherwise (os.UserCacheDir).
+const CacheDirEnv = "TSPLAB_CACHE_DIR"
+
+// boundsDir is the folder of the cached bounds, "" when the user has no
+// cache folder.
+func boundsDir() string {
+	dir := os.Getenv(CacheDirEnv)
+	if dir == "" {
+		d, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(d, "tsplab")
+	}
+	return filepath.Join(dir, "bounds")
+}
+
+// cachedBound is a bound's file in the cache: the best bound proven on
+// one instance's distances, in its units.
+type cachedBound struct {
+	N         int   `json:"n"`
+	ScaleExp  int   `json:"scale_exp"`
+	Bound     int64 `json:"bound_scaled"`
+	Optimal   bool  `json:"optimal,omitempty"`
+	Converged bool  `json:"converged"`
+}
+
+// boundFile is the cache file of in's bound: named by a hash of what its
+// distances depend on (the metric, the scale and the coordinates, or the
+// matrix) and its fixed edges, which a bound may use.
+func boundFile(in *solver.Instance) string {
+	dir := boundsDir()
+	if dir == "" || in == nil || in.N == 0 {
+		return ""
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "tsplab bound v1\n%d %s %d\n", in.N, in.Metric, in.ScaleExp)
+	word := func(v uint64) { h.Write(binary.LittleEndian.AppendUint64(nil, v)) }
+	if in.Metric == solver.Explicit {
+		for _, d := range in.Matrix {
+			word(uint64(d))
+		}
+	} else {
+		for _, c := range [][]float64{in.X, in.Y, in.Z} {
+			word(uint64(len(c)))
+			for _, v := range c {
+				word(math.Float64bits(v))
+			}
+		}
+	}
+	for _, e := range in.FixedEdges {
+		word(uint64(e[0]))
+		word(uint64(e[1]))
+	}
+	return filepath.Join(dir, hex.EncodeToString(h.Sum(nil))+".json")
+}
+
+// CachedBound is the best bound earlier runs proved on in's distances
+// (Cached set; Stopped when its ascent had not converged), false when
+// there is none or its file is unreadable.
+func CachedBound(in *solver.Instance) (bound.Result, bool) {
+	name := boundFile(in)
+	if name == "" {
+		return bound.Result{}, false
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return bound.Result{}, false
+	}
+	var c cachedBound
+	if json.Unmarshal(data, &c) != nil || c.N != in.N || c.ScaleExp != in.ScaleExp || c.Bound <= 0 {
+		return bound.Result{}, false // a damaged file is no bound
+	}
+	return bound.Result{Bound: c.Bound, Optimal: c.Optimal, Stopped: !c.Converged, Cached: true}, true
+}
+
+// StoreBound keeps r, a bound of in computed by a run or tsp bound, in the cache when
+// it is higher than the cached one (or as high and converged); a cache
+// that cannot be written only loses the bound.
+func StoreBound(in *solver.Instance, r bound.Result) {
+	name := boundFile(in)
+	if name == "" || r.Cached || r.Bound <= 0 {
+		return
+	}
+	if old, ok := CachedBound(in); ok && (old.Bound > r.Bound || old.Bound == r.Bound && (!old.Stopped || r.Stopped)) {
+		return
+	}
+	if os.MkdirAll(filepath.Dir(name), 0o755) != nil {
+		return
+	}
+	c := cachedBound{N: in.N, ScaleExp: in.ScaleExp, Bound: r.Bound, Optimal: r.Optimal, Converged: !r.Stopped}
+	_ = atomicfile.Write(name, func(w io.Writer) error { return json.NewEncoder(w).Encode(c) })
+}
+
+// startCached is the cached bound of in (nil: none), which req's OnBound
+// receives at once; req's OnBound then passes on only a higher one.
+func startCached(in *solver.Instance, req *Request) *bound.Result {
+	c, ok := CachedBound(in)
+	if !ok {
+		return nil
+	}
+	if on := req.OnBound; on != nil {
+		on(c)
+		req.OnBound = func(r bound.Result) {
+			if r.Bound > c.Bound {
+				on(r)
+			}
+		}
+	}
+	return &c
+}
+
+// bestBound is the higher of a bound computed by this run (nil: none)
+// and the cached one (nil: none), storing the computed one when higher.
+func bestBound(in *solver.Instance, computed, cached *bound.Result) *bound.Result {
+	if computed != nil {
+		StoreBound(in, *computed)
+	}
+	if cached != nil && (computed == nil || cached.Bound > computed.Bound) {
+		return cached
+	}
+	return computed
+}
+
+// RecordBound sets b, the run's lower bound (nil: none), in rep: its
+// value, the gap above it, where it came from and whether it is still
+// converging.
+func RecordBound(rep *report.Report, in *solver.Instance, b *bound.Result) {
+	if b == nil {
+		return
+	}
+	rep.SetLowerBound(in, b.Bound)
+	rep.BoundSource, rep.BoundConverging = BoundOrigin(*b)
+}
+
+// BoundOrigin says where b came from and whether it is still converging:
+// its ascent stopped before its schedule ended and found no tour.
+func BoundOrigin(b bound.Result) (src report.BoundSource, converging bool) {
+	src = report.BoundThisRun
+	if b.Cached {
+		src = report.BoundCache
+	}
+	return src, b.Stopped && !b.Optimal
 }

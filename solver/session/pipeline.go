@@ -115,11 +115,13 @@ type Request struct {
 	// again.
 	Params *solver.Params
 	// Bound asks for a lower bound beside the run when the instance has
-	// no known optimum: on the engine's accelerator when it runs on one
+	// no known optimum, starting from the best one earlier runs proved on
+	// the same distances (CachedBound), which a higher one replaces: on the engine's accelerator when it runs on one
 	// (solver.AscentHost), else on the cores, within BoundShare of the
 	// time limit (none: until the run ends), stopped when the run ends.
 	Bound bool
-	// OnBound, when not nil, receives the bound as soon as it is proven.
+	// OnBound, when not nil, receives the cached bound at the start and
+	// each higher bound as soon as it is proven.
 	OnBound func(bound.Result)
 	// OnSnapshot, when not nil, receives the run's snapshots, at most one
 	// per Interval (0: each one the engine sends), the newest each time,
@@ -136,8 +138,8 @@ type Request struct {
 type Outcome struct {
 	Result solver.Result
 	Report report.Report
-	// Bound is the lower bound proven beside the run (nil: none asked
-	// for, or none ready); BoundErr says why not when it failed or ran
+	// Bound is the lower bound proven beside the run or the cached one,
+	// the higher (nil: none asked for, or none ready); BoundErr says why not when it failed or ran
 	// out of time.
 	Bound    *bound.Result
 	BoundErr error
@@ -163,6 +165,10 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	// search
 	bounded := req.Bound && !pl.In.HasOptimum() && (dev != nil || pl.In.N <= strategy.BoundBesideCPUMaxN)
 	rctx, req, proven := watchOptimum(ctx, req, bounded)
+	var cached *bound.Result
+	if req.Bound && !pl.In.HasOptimum() {
+		cached = startCached(pl.In, &req)
+	}
 	if bounded {
 		lb = pl.pl.startBound(ctx, pl.In, dev, p.TimeLimit, req.OnBound)
 		defer lb.end()
@@ -198,10 +204,9 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	if lb != nil {
 		out.Bound, out.BoundErr = lb.result()
 	}
+	out.Bound = bestBound(pl.In, out.Bound, cached)
 	out.Report = report.New(pl.In, out.Result)
-	if out.Bound != nil {
-		out.Report.SetLowerBound(pl.In, out.Bound.Bound)
-	}
+	RecordBound(&out.Report, pl.In, out.Bound)
 	return out, nil
 }
 
@@ -215,9 +220,12 @@ func (pl *Plan) BoundAfter(ctx context.Context, out *Outcome, limit time.Duratio
 		return
 	}
 	out.Bound, out.BoundErr = pl.pl.boundAfter(ctx, pl.In, ascentDevice(pl.Engine), limit)
-	if out.Bound != nil {
-		out.Report.SetLowerBound(pl.In, out.Bound.Bound)
+	if c, ok := CachedBound(pl.In); ok {
+		out.Bound = bestBound(pl.In, out.Bound, &c)
+	} else {
+		out.Bound = bestBound(pl.In, out.Bound, nil)
 	}
+	RecordBound(&out.Report, pl.In, out.Bound)
 }
 
 // named fills in what an engine left out of res: its name, backend and

@@ -161,6 +161,8 @@ func TestBoundPolicyOfEveryFrontEnd(t *testing.T) {
 		t.Error("CLI-like caller: the bound was not asked of the engine's accelerator")
 	}
 
+	// the runner proves its own, not the cached one of the run above
+	t.Setenv(CacheDirEnv, t.TempDir())
 	opened = hostOpens.Load()
 	r := NewRunner()
 	var mu sync.Mutex

@@ -276,7 +276,8 @@ func (r *Runner) launch(step bool, start []int, left time.Duration) {
 	req.OnBound = func(lb bound.Result) {
 		r.mu.Lock()
 		mine := seg == r.seg
-		r.bounded = r.bounded || mine
+		// a cached bound still leaves this run's own to prove
+		r.bounded = r.bounded || mine && !lb.Cached
 		r.mu.Unlock()
 		if mine && on != nil {
 			on(in, lb)
