@@ -35,6 +35,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/tsplab/tsplab/app"
+	"github.com/tsplab/tsplab/internal/seconds"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/buildinfo"
 	"github.com/tsplab/tsplab/solver/gen"
@@ -223,7 +224,7 @@ func parseFlags(args []string) (f cliFlags, ok bool) {
 	fs.StringVar(&f.algo, "algo", "", "algorithm `name` for the single view ("+listAlgorithms()+")")
 	fs.StringVar(&f.backend, "backend", "", "backend: cpu, gpu or auto")
 	fs.StringVar(&f.path, "path", "", "what the single view's runs find: `tour` (closed), open (a path, ends free) or A,B (a path from city A to city B)")
-	fs.DurationVar(&f.run, "run", 0, "start a run at once, with this time `budget` (e.g. 5s)")
+	fs.Var(seconds.Value{D: &f.run}, "run", "start a run at once, with this time `budget`: seconds (5) or a duration (5s, 1m30s), as tsp --time takes")
 	fs.BoolVar(&f.compare, "compare", false, "open in compare mode (two panes)")
 	fs.StringVar(&f.paneA, "a", "", "compare pane A as `algo/backend` (e.g. pspm/cpu, the first run's)")
 	fs.StringVar(&f.paneB, "b", "", "compare pane B as `algo/backend` (e.g. pspm/gpu, the first run's)")
@@ -236,7 +237,8 @@ func parseFlags(args []string) (f cliFlags, ok bool) {
 			f.help = true
 			return f, true
 		}
-		os.Stderr.Write(usage.Bytes())
+		// the flag package's line, not the whole usage after it
+		fmt.Fprintf(os.Stderr, "tsplab: %v (tsplab --help lists the flags)\n", err)
 		return f, false
 	}
 	if err := f.check(fs.Args(), *size); err != nil {

@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -716,5 +717,32 @@ func TestXvfbPlotFollowsAuto(t *testing.T) {
 	}
 	if len(steps) == 0 || steps[0] > box[2]*4/5 {
 		t.Errorf("the plot steps down at x = %v of its %d px in a 6 s run of auto: flat until the end\n%s", steps, box[2], out)
+	}
+}
+
+// TestRunFlagTakesTheCLIsDurations: tsplab --run reads its budget as tsp
+// --time does (a bare number is seconds), and a bad value is one line
+// on stderr, not the whole usage.
+func TestRunFlagTakesTheCLIsDurations(t *testing.T) {
+	for arg, want := range map[string]time.Duration{"2": 2 * time.Second, "1.5": 1500 * time.Millisecond, "1m30s": 90 * time.Second, "500ms": 500 * time.Millisecond} {
+		if f, ok := parseFlags([]string{"--run", arg}); !ok || f.run != want {
+			t.Errorf("--run %s: ok %v, run %v; want %v", arg, ok, f.run, want)
+		}
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := os.Stderr
+	os.Stderr = w
+	_, ok := parseFlags([]string{"--run", "soon"})
+	os.Stderr = stderr
+	w.Close()
+	out, _ := io.ReadAll(r)
+	if ok {
+		t.Error("--run soon accepted")
+	}
+	if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "-run") || !strings.Contains(lines[0], "1m30s") {
+		t.Errorf("--run soon said:\n%s", out)
 	}
 }

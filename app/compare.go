@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/canvas/export"
+	"github.com/tsplab/tsplab/internal/seconds"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/report"
@@ -42,11 +42,11 @@ func (a *App) compareBudget() (time.Duration, error) {
 // parseBudget reads compare mode's budget field: seconds above 0, at
 // most solver.MaxTimeLimit.
 func parseBudget(s string) (time.Duration, error) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || !(v > 0) || v > solver.MaxTimeLimit.Seconds() {
-		return 0, fmt.Errorf("compare: budget %q is not a number of seconds above 0, at most %.0f", s, solver.MaxTimeLimit.Seconds())
+	d, err := seconds.Parse(s)
+	if err != nil || d <= 0 || d > solver.MaxTimeLimit {
+		return 0, fmt.Errorf("compare: budget %q: want seconds (10) or a duration (1m30s) above 0, at most %v", s, solver.MaxTimeLimit)
 	}
-	return time.Duration(v * float64(time.Second)), nil
+	return d, nil
 }
 
 // RunCompareFor starts both compare panes together with budget d, the

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/tsplab/tsplab/internal/seconds"
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -269,14 +270,14 @@ func (f *settingsForm) checkTime(s string) error {
 	if s == "" {
 		return nil
 	}
-	secs, err := strconv.ParseFloat(s, 64)
+	d, err := seconds.Parse(s)
 	switch {
-	case err != nil || math.IsNaN(secs) || math.IsInf(secs, 0):
-		return fmt.Errorf("time limit %q is not a number of seconds", s)
-	case secs < 0:
-		return fmt.Errorf("time limit %s is negative: want 0..%.0f s", s, solver.MaxTimeLimit.Seconds())
-	case secs > solver.MaxTimeLimit.Seconds():
-		return fmt.Errorf("time limit %s s is too long: at most %.0f s (%v)", s, solver.MaxTimeLimit.Seconds(), solver.MaxTimeLimit)
+	case err != nil:
+		return fmt.Errorf("time limit %q: %v", s, err)
+	case d < 0:
+		return fmt.Errorf("time limit %s is negative: want 0 up to %v", s, solver.MaxTimeLimit)
+	case d > solver.MaxTimeLimit:
+		return fmt.Errorf("time limit %s is too long: at most %v", s, solver.MaxTimeLimit)
 	}
 	return nil
 }
@@ -643,8 +644,7 @@ func (f *settingsForm) Settings() (Settings, error) {
 		if err := f.checkTime(v); err != nil {
 			return s, fmt.Errorf("settings: %w", err)
 		}
-		secs, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		s.TimeLimit = time.Duration(secs * float64(time.Second))
+		s.TimeLimit, _ = seconds.Parse(v)
 	}
 	if v, _ := f.seed.Get(); strings.TrimSpace(v) != "" {
 		if err := checkSeed(v); err != nil {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 
@@ -140,5 +141,28 @@ func TestSettingsFieldsFromTheOptionTable(t *testing.T) {
 	}
 	if s, err := f.Settings(); err != nil || s.Options["dist"] != "" || s.Options["restarts"] != "5" {
 		t.Errorf("CPU settings: %+v %v", s.Options, err)
+	}
+}
+
+// The Time limit field and compare mode's budget take what tsp --time
+// takes: seconds or a duration such as 1m or 1m30s.
+func TestTimeFieldsTakeTheCLIsDurations(t *testing.T) {
+	a := test.NewTempApp(t)
+	f := newSettingsForm(a.Preferences(), "durations.", Settings{Algorithm: "swap-climb", Backend: solver.BackendCPU, Seed: 1})
+	for text, want := range map[string]time.Duration{"1m": time.Minute, "1m30s": 90 * time.Second, "2": 2 * time.Second, "2.5": 2500 * time.Millisecond, "500ms": 500 * time.Millisecond} {
+		f.timeItem.SetText(text)
+		s, err := f.Settings()
+		if err != nil || s.TimeLimit != want || f.timeErr.Visible() {
+			t.Errorf("time limit %q: %v, %v (error shown %v); want %v", text, s.TimeLimit, err, f.timeErr.Visible(), want)
+		}
+		if d, err := parseBudget(text); err != nil || d != want {
+			t.Errorf("budget %q: %v, %v; want %v", text, d, err, want)
+		}
+	}
+	for _, text := range []string{"1 minute", "-1m", "9999h"} {
+		f.timeItem.SetText(text)
+		if _, err := f.Settings(); err == nil || !f.timeErr.Visible() {
+			t.Errorf("time limit %q accepted", text)
+		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tsplab/tsplab/internal/seconds"
 )
 
 // Files a user opens by mistake get a line that says what they are: a
@@ -46,12 +48,12 @@ func TestPictureAndEmptyFiles(t *testing.T) {
 // time field.
 func TestDurationsInSeconds(t *testing.T) {
 	for in, want := range map[string]time.Duration{"10": 10 * time.Second, "2.5": 2500 * time.Millisecond, "0": 0, "10s": 10 * time.Second, "1m30s": 90 * time.Second, "500ms": 500 * time.Millisecond} {
-		if got, err := parseSeconds(in); err != nil || got != want {
+		if got, err := seconds.Parse(in); err != nil || got != want {
 			t.Errorf("%q: %v %v, want %v", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"abc", "1e99", "NaN", "10 s"} {
-		if _, err := parseSeconds(in); err == nil {
+		if _, err := seconds.Parse(in); err == nil {
 			t.Errorf("%q: no error", in)
 		}
 	}

@@ -10,17 +10,16 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/tsplab/tsplab/internal/atomicfile"
+	"github.com/tsplab/tsplab/internal/seconds"
 	"github.com/tsplab/tsplab/solver"
 
 	// The engines register themselves in their init functions.
@@ -255,47 +254,11 @@ func oneLine(s string) string {
 	return strings.NewReplacer("\r\n", "; ", "\n", "; ", "\r", " ").Replace(s)
 }
 
-// durationValue is a duration flag that reads a bare number as seconds
-// ("10" is 10s, as the app's time field), else as time.ParseDuration.
-type durationValue struct{ d *time.Duration }
-
-func (v durationValue) String() string {
-	if v.d == nil {
-		return "0s"
-	}
-	return v.d.String()
-}
-
-func (v durationValue) Set(s string) error {
-	d, err := parseSeconds(s)
-	if err != nil {
-		return err
-	}
-	*v.d = d
-	return nil
-}
-
-// parseSeconds reads a duration: a bare number is seconds ("10", "2.5"),
-// anything else time.ParseDuration's form ("10s", "1m30s").
-func parseSeconds(s string) (time.Duration, error) {
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > math.MaxInt64/float64(time.Second) {
-			return 0, errors.New("not a duration")
-		}
-		return time.Duration(f * float64(time.Second)), nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, errors.New("want seconds (10) or a duration (10s, 1m30s)")
-	}
-	return d, nil
-}
-
 // durationVar defines a duration flag on fs that takes a bare number as
 // seconds; usage should name the value `D`.
 func durationVar(fs *flag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
 	*p = value
-	fs.Var(durationValue{p}, name, usage)
+	fs.Var(seconds.Value{D: p}, name, usage)
 }
 
 // newFlags returns a FlagSet for subcommand name whose help goes to e.stdout and whose errors become usage errors.
