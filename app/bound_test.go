@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/instfile"
 	"github.com/tsplab/tsplab/solver/session"
 )
 
@@ -116,5 +119,47 @@ func TestCompareSharesTheBound(t *testing.T) {
 	ap.Right.OnBound(in, bound.Result{Bound: 40})
 	if ap.Left.bound.value != 40 || ap.Right.bound.value != 40 {
 		t.Errorf("bounds %d and %d after B proved 40", ap.Left.bound.value, ap.Right.bound.value)
+	}
+}
+
+// The Temperature readout and the schedule line of a point list are in
+// the file's units, as t0, tend and tsp solve's schedule are, not in the
+// scaled integers the engine computes in.
+func TestTemperatureInTheFilesUnits(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	var csv strings.Builder
+	csv.WriteString("x,y\n")
+	rng := rand.New(rand.NewPCG(8, 8))
+	for range 60 {
+		fmt.Fprintf(&csv, "%.3f,%.3f\n", rng.Float64()*100, rng.Float64()*100)
+	}
+	in, err := instfile.ParsePoints(strings.NewReader(csv.String()), "holes.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.ScaleExp == 0 {
+		t.Fatal("the point list is not scaled: the test shows nothing")
+	}
+	p.SetInstance(in, nil)
+	s := fakeSettings(300 * time.Millisecond)
+	s.Algorithm = "annealfake"
+	p.SetSettings(s)
+	if err := p.RunFor(0); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, p)
+	pr := p.Runner.Last()
+	if pr.Temperature <= 0 {
+		t.Fatal("no temperature")
+	}
+	unit := math.Pow10(in.ScaleExp)
+	if want := fmt.Sprintf("%.4g (step %d)", pr.Temperature/unit, pr.Steps); p.numbers.value["Temperature"].Text != want {
+		t.Errorf("Temperature shows %q, want %q", p.numbers.value["Temperature"].Text, want)
+	}
+	res, _ := p.Runner.Result()
+	if want := Drawable(res.Schedule.InFileUnits(in).String()); !strings.Contains(p.numbers.schedule.Text, want) {
+		t.Errorf("schedule shows %q, want %q", p.numbers.schedule.Text, want)
 	}
 }

@@ -493,13 +493,24 @@ func (p *Pane) setNumbers(pr session.Progress) {
 	}
 	p.setLengths(length, pr.BestLength)
 	if pr.Temperature > 0 {
-		set("Temperature", fmt.Sprintf("%.4g (step %d)", pr.Temperature, pr.Steps))
+		// in the file's units, as t0, tend and tsp solve's schedule
+		t := solver.TempInFileUnits(p.runInstance(), pr.Temperature)
+		set("Temperature", fmt.Sprintf("%.4g (step %d)", t, pr.Steps))
 	} else {
 		set("Temperature", fmt.Sprintf("– (step %d)", pr.Steps))
 	}
 	set("Moves", FormatCount(float64(pr.Moves)))
 	set("Moves/s", FormatCount(pr.MovesPerSecond()))
 	set("Elapsed", fmt.Sprintf("%.1f s", pr.Elapsed.Seconds()))
+}
+
+// runInstance is the instance the pane's engine runs on: the route's
+// (an open path's has a city more) or the one shown.
+func (p *Pane) runInstance() *solver.Instance {
+	if p.route != nil {
+		return p.route.In
+	}
+	return p.in
 }
 
 // setLengths shows the length of the tour drawn and of the best tour
@@ -528,7 +539,7 @@ func (p *Pane) showSchedule(pr session.Progress) {
 	text := ""
 	if pr.State != session.Running {
 		if res, ok := p.Runner.Result(); ok && res.Schedule != nil {
-			text = "Schedule: " + res.Schedule.String()
+			text = "Schedule: " + res.Schedule.InFileUnits(p.runInstance()).String()
 		}
 	}
 	p.numbers.SetSchedule(text)

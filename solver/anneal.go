@@ -51,6 +51,13 @@ func tempUnits(in *Instance) (unit, t0Scale, tendScale float64) {
 	return math.Pow10(in.ScaleExp), PointTempScale, PointTEndScale
 }
 
+// TempInFileUnits is t, a temperature in in's units (a Snapshot's), in
+// the file's own, those of t0, tend and the schedule's report.
+func TempInFileUnits(in *Instance, t float64) float64 {
+	unit, _, _ := tempUnits(in)
+	return t / unit
+}
+
 // DefaultTemps returns the default t0 and tend on in in the file's units:
 // what `tsp engines FILE` and the app show.
 func DefaultTemps(in *Instance) (t0, tend float64) {
