@@ -436,6 +436,10 @@ func (p *Pane) show(pr session.Progress) bool {
 		sc.Optimal, sc.Path = nil, true
 		sc.Title = export.TitleOf(p.shown(), pr.BestLength) + " (" + p.route.What() + ")"
 	}
+	if in := p.shown(); in.HasOptimum() && pr.BestLength > 0 && pr.BestLength == in.Optimum {
+		// as short as the optimal tour: nothing to draw as a difference
+		sc.Optimal = nil
+	}
 	if pr.State != session.Running {
 		// A paused or finished run shows its best tour as the tour, with no tint of recent changes.
 		sc.Tour, sc.Best, sc.Done = p.best, nil, true
@@ -513,6 +517,20 @@ func (p *Pane) runInstance() *solver.Instance {
 	return p.in
 }
 
+// otherOptimal reports whether the best tour (before a run, the start
+// tour), of length best, is an optimal tour other than the one the pane
+// was given (p.mu held).
+func (p *Pane) otherOptimal(best int64) bool {
+	in, t := p.shown(), p.best
+	if t == nil && !p.start.path {
+		t = p.start.tour
+	}
+	if best <= 0 || !in.HasOptimum() || best != in.Optimum || t == nil || len(p.optimal) != len(t) {
+		return false
+	}
+	return !solver.SameCycle(t, p.optimal)
+}
+
 // setLengths shows the length of the tour drawn and of the best tour
 // (0: unknown) with the best tour's gap.
 func (p *Pane) setLengths(length, best int64) {
@@ -525,7 +543,11 @@ func (p *Pane) setLengths(length, best int64) {
 	}
 	set("Best", p.in.HumanLength(best))
 	if g, ok := solver.GapPercent(best, p.shown().Optimum); ok {
-		set("Gap", fmt.Sprintf("%.2f %%", g))
+		v := fmt.Sprintf("%.2f %%", g)
+		if p.otherOptimal(best) {
+			v += " (another optimal tour)"
+		}
+		set("Gap", v)
 	} else if lb := p.bound.value; lb > 0 && !p.isPath() {
 		set("Gap", p.gapOverBound(best, lb))
 	} else {

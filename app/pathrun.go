@@ -60,7 +60,11 @@ func (p *Pane) onRoute(pr session.Progress) session.Progress {
 // idleScene is what the pane shows with no run: the instance, its optimal
 // tour, and the start tour once one is opened (p.mu held).
 func (p *Pane) idleScene() export.Scene {
-	s := export.SceneFor(p.in, p.start.tour, nil, p.optimal)
+	opt := p.optimal
+	if t := p.start.tour; t != nil && !p.start.path && p.in.HasOptimum() && solver.TourLength(p.in, t) == p.in.Optimum {
+		opt = nil // as short as the optimal tour: nothing to draw as a difference
+	}
+	s := export.SceneFor(p.in, p.start.tour, nil, opt)
 	if p.start.path {
 		s.Path, s.Title = true, export.TitleForPath(p.in, p.start.tour)
 	}

@@ -138,3 +138,35 @@ func IdentityTour(n int) []int {
 	}
 	return t
 }
+
+// SameCycle reports whether tours a and b of the same cities visit them
+// in one cycle (the same edges), whatever their first city and direction.
+func SameCycle(a, b []int) bool {
+	n := len(a)
+	if n != len(b) {
+		return false
+	}
+	if n < 3 {
+		return true
+	}
+	pos := make([]int, n)
+	for i := range pos {
+		pos[i] = -1
+	}
+	for i, c := range b {
+		if c < 0 || c >= n {
+			return false
+		}
+		pos[c] = i
+	}
+	for i, c := range a {
+		if c < 0 || c >= n || pos[c] < 0 {
+			return false
+		}
+		next, j := a[(i+1)%n], pos[c]
+		if b[(j+1)%n] != next && b[(j+n-1)%n] != next {
+			return false
+		}
+	}
+	return true
+}
