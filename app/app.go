@@ -330,14 +330,15 @@ func (a *App) SetCompare(on bool) {
 	a.refreshExport()
 }
 
-// refreshExport enables Export while a pane on screen has a tour to export.
+// refreshExport enables Export while a pane on screen has a tour to
+// export: a run's, or one opened with Open tour….
 func (a *App) refreshExport() {
 	if a.exportBtn == nil {
 		return
 	}
 	has := false
 	for _, p := range a.Panes() {
-		if t, _ := p.Runner.Best(); t != nil {
+		if t, _ := p.Runner.Best(); t != nil || p.hasStart.Load() {
 			has = true
 		}
 	}

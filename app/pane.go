@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -47,6 +48,9 @@ type Pane struct {
 	// those of route.In, shown as route.Orig's paths when it is one.
 	route *route.Route
 	start startTour // the tour the next run starts from (Open tour…)
+	// hasStart is start.tour != nil, read without p.mu (refreshExport
+	// runs while p.mu is held)
+	hasStart atomic.Bool
 
 	controls      *runControls      // the run buttons
 	numbers       *runNumbers       // the live numbers and the schedule the last run ran
@@ -153,6 +157,7 @@ func (p *Pane) SetInstance(in *solver.Instance, optimal []int) {
 	p.Runner.Reset()
 	p.in, p.optimal = in, optimal
 	p.route, p.start = nil, startTour{}
+	p.hasStart.Store(false)
 	p.settings.SetInstance(in)
 	p.resetBound()
 	p.clear()

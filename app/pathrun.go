@@ -84,6 +84,7 @@ func (p *Pane) SetStartTour(t []int, file string, isPath bool) {
 		return
 	}
 	p.start = startTour{tour: t, file: file, path: isPath && t != nil}
+	p.hasStart.Store(t != nil)
 	if st := p.Runner.State(); st == session.Idle {
 		p.View.SetScene(p.idleScene())
 		// The numbers are of the tour drawn: the opened one.
@@ -125,16 +126,25 @@ func (a *App) OpenStartTour(path string) error {
 	for _, p := range []*Pane{a.Single, a.Left, a.Right} {
 		p.SetStartTour(t, path, isPath)
 	}
+	a.refreshExport()
 	return nil
 }
 
 // bestRoute is the pane's best tour as the route's (a path for a path
-// run) with its length, and whether it is a path; nil before any tour.
+// run) with its length, and whether it is a path; before any run the tour
+// opened with Open tour…, nil without one.
 func (p *Pane) bestRoute() (tour []int, length int64, path bool) {
 	t, l := p.Runner.Best()
 	p.mu.Lock()
-	rt := p.route
+	rt, start, in := p.route, p.start, p.in
 	p.mu.Unlock()
+	if t == nil && start.tour != nil {
+		// the opened tour or path, before any run
+		if start.path {
+			return start.tour, solver.PathLength(in, start.tour), true
+		}
+		return start.tour, solver.TourLength(in, start.tour), false
+	}
 	if t == nil || rt == nil || !rt.IsPath() {
 		return t, l, false
 	}

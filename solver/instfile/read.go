@@ -145,6 +145,9 @@ func ReadHeader(path string) (tsplib.Header, error) {
 	}
 	defer f.Close()
 	br, head, err := sniff(f, path)
+	if err == nil {
+		err = notAnInstance(path, head) // Read's words for an empty or binary file
+	}
 	if err != nil {
 		return tsplib.Header{}, err
 	}
