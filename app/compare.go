@@ -433,7 +433,11 @@ func (a *App) compareViewObject() fyne.CanvasObject {
 	// Run both waits for a budget it can run with.
 	a.budgetField.OnChanged = func(_ string, err error) { enable(runBoth, err == nil) }
 	stopBoth := widget.NewButtonWithIcon("Stop both", theme.MediaStopIcon(), func() { a.Left.Stop(); a.Right.Stop() })
-	swap := widget.NewButtonWithIcon("Swap seeds", theme.ViewRefreshIcon(), a.SwapSeeds)
+	swap := widget.NewButtonWithIcon("Swap seeds", theme.ViewRefreshIcon(), func() {
+		if err := a.SwapSeeds(); err != nil {
+			showErrorDialog(err, a.Win)
+		}
+	})
 	bar := container.NewVBox(
 		container.NewHBox(runBoth, stopBoth, swap,
 			widget.NewLabel("Time budget of each pane (s)"), container.NewGridWrap(fyne.NewSize(90, budget.MinSize().Height), budget)),

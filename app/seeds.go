@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -73,25 +74,26 @@ func (sp seedSpread) line(l, r PaneSummary, budget string) string {
 			parts = append(parts, fmt.Sprintf("seed %d gave %s", seed, strings.Join(rs, ", ")))
 		}
 		if both && len(seeds) > 1 {
-			return "Same engine in both panes; the spread over seeds: " + strings.Join(parts, "; ") + "."
+			return "Same engine in both panes; the results by seed (a timed run also varies with the machine's load): " + strings.Join(parts, "; ") + "."
 		}
 	}
 	if l.Seed == r.Seed {
 		return fmt.Sprintf("Same engine and seed (%d) in both panes: a difference comes from the timing of the run alone.", l.Seed)
 	}
-	return fmt.Sprintf("Same engine in both panes, seeds %d and %d: a difference between them is the seeds' spread. Swap seeds and run both again to see it.", l.Seed, r.Seed)
+	return fmt.Sprintf("Same engine in both panes, seeds %d and %d: a difference between them comes from the seeds and from the timing of each run. Swap seeds runs the pair again with the seeds swapped.", l.Seed, r.Seed)
 }
 
-// SwapSeeds swaps the seeds of the compare panes (Swap seeds), so that
-// a second run shows the spread of the seeds' results.
-func (a *App) SwapSeeds() {
+// SwapSeeds swaps the seeds of the compare panes and runs the pair again
+// with the budget (Swap seeds), so that the summary gives each seed's
+// result in both panes.
+func (a *App) SwapSeeds() error {
 	l, errL := a.Left.Settings()
 	r, errR := a.Right.Settings()
-	if errL != nil || errR != nil {
-		return
+	if err := errors.Join(errL, errR); err != nil {
+		return err
 	}
 	l.Seed, r.Seed = r.Seed, l.Seed
 	a.Left.SetSettings(l)
 	a.Right.SetSettings(r)
-	a.summaryLater()
+	return a.RunCompare()
 }

@@ -380,9 +380,9 @@ func TestCompareSharesTheCores(t *testing.T) {
 }
 
 // TestSameEngineShowsSeedsAndSpread: with the same engine in both panes
-// the summary names each pane's seed and says how to see the seeds'
-// spread; after Swap seeds and a second run it gives each seed's result
-// in both panes.
+// the summary names each pane's seed and says how to see what the seeds
+// change; Swap seeds swaps them and runs the pair again, and the summary
+// then gives each seed's result in both panes.
 func TestSameEngineShowsSeedsAndSpread(t *testing.T) {
 	ap, loads := newTestApp(t, Options{Compare: true})
 	waitLoad(t, loads)
@@ -390,17 +390,30 @@ func TestSameEngineShowsSeedsAndSpread(t *testing.T) {
 	ls.Seed, rs.Seed = 1, 2
 	ap.Left.SetSettings(ls)
 	ap.Right.SetSettings(rs)
+	_ = ap.budget.Set("0.3")
 	runCompare(t, ap, 300*time.Millisecond)
 	pump(t, "the seeds in the summary", func() bool {
 		s := ap.Summary()
 		return strings.Contains(s, "A fake/cpu (seed 1)") && strings.Contains(s, "B fake/cpu (seed 2)") && strings.Contains(s, "Swap seeds")
 	})
-	ap.SwapSeeds()
+	// Swap seeds swaps them and runs the pair again, with the budget
+	if err := ap.SwapSeeds(); err != nil {
+		t.Fatal(err)
+	}
 	if l, _ := ap.Left.Settings(); l.Seed != 2 {
 		t.Fatalf("after Swap seeds A has seed %d", l.Seed)
 	}
-	runCompare(t, ap, 300*time.Millisecond)
-	pump(t, "the spread over seeds", func() bool { return strings.Contains(ap.Summary(), "spread over seeds") })
+	for _, p := range []*Pane{ap.Left, ap.Right} {
+		if st := p.Runner.State(); st != session.Running && st != session.Done {
+			t.Fatalf("Swap seeds did not run the pair again: %v", st)
+		}
+	}
+	settle(t, ap.Left)
+	settle(t, ap.Right)
+	if res, _ := ap.Left.Runner.Result(); res.Params.Seed != 2 {
+		t.Errorf("A ran seed %d after Swap seeds, want 2", res.Params.Seed)
+	}
+	pump(t, "the results by seed", func() bool { return strings.Contains(ap.Summary(), "results by seed") })
 	s := ap.Summary()
 	for _, seed := range []string{"seed 1 gave ", "seed 2 gave "} {
 		i := strings.Index(s, seed)

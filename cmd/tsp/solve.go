@@ -210,7 +210,7 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	r := &solveRequest{}
 	p := &r.p
 	var (
-		seed     = fs.Uint64("seed", 1, "random seed (the same seed and workers give the same run)")
+		seed     = fs.Uint64("seed", 1, "random seed: fixes the start and the random choices (with the same workers and a step budget, the same run; a timed run can still differ with the machine's load)")
 		timeFlag = new(time.Duration)
 	)
 	durationVar(fs, timeFlag, "time", 0, "time limit `D` from the command's start, reading the instance included: seconds (10) or a duration (2s, 1m), at most 8784h (0: the engine's schedule decides)")
