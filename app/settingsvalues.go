@@ -15,7 +15,7 @@ import (
 )
 
 // HelpSeed is the seed field's help text; the time limit's depends on the engine (timeHelp).
-const HelpSeed = "fixes the start and the random choices; a timed run may still differ"
+const HelpSeed = "seed fixes choices, not timing"
 
 // Settings are one pane's solver choices, persisted in Preferences.
 type Settings struct {
