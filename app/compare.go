@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/tsplab/tsplab/canvas"
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/internal/seconds"
 	"github.com/tsplab/tsplab/solver"
@@ -130,6 +131,8 @@ func (a *App) linkPanes() {
 		}
 	}
 	a.Left.OnBound, a.Right.OnBound = share, share
+	// the two plots on the same axes, so that their heights compare
+	canvas.ShareAxes(a.Left.Curve, a.Right.Curve)
 	a.Left.settings.OnGPUs, a.Right.settings.OnGPUs = a.shareGPUs, a.shareGPUs
 	a.shareGPUs()
 	a.Left.settings.OnUserAlgorithm = func(old, algo string) {

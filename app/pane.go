@@ -758,7 +758,7 @@ func (p *Pane) Compact(title string) fyne.CanvasObject {
 		d.Resize(fyne.NewSize(settingsWidth+80, 560))
 		d.Show()
 	})
-	p.status.lines = compactStatusLines
+	p.status.lines, p.status.fixed = compactStatusLines, true
 	p.numbers.compact = true
 	p.settings.picker.oneLine = true
 	p.settings.picker.Refresh()

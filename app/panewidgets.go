@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -319,11 +320,17 @@ type runStatus struct {
 	line   *widget.Label
 	failed bool // the line shows a refused run's error
 	lines  int  // the lines of room kept for the line
+	// fixed keeps the height at lines lines whatever the text (a compare
+	// pane, whose neighbour's rows stay level with its own); a longer
+	// text scrolls within them
+	fixed bool
+	clip  *container.Scroll
 }
 
 func newRunStatus(text string) *runStatus {
 	s := &runStatus{bar: newFractionBar(), line: widget.NewLabel(text), lines: statusLines}
 	s.line.Wrapping = fyne.TextWrapWord
+	s.clip = container.NewVScroll(s.line)
 	s.ExtendBaseWidget(s)
 	return s
 }
@@ -347,7 +354,7 @@ func (s *runStatus) Text() string { return s.line.Text }
 
 // CreateRenderer returns the renderer of the bar and the line.
 func (s *runStatus) CreateRenderer() fyne.WidgetRenderer {
-	return &runStatusRenderer{s: s, objects: []fyne.CanvasObject{s.bar, s.line}}
+	return &runStatusRenderer{s: s, objects: []fyne.CanvasObject{s.bar, s.clip}}
 }
 
 // runStatusRenderer puts the bar on top and the line beneath it.
@@ -366,13 +373,17 @@ func (r *runStatusRenderer) Layout(size fyne.Size) {
 	bh := r.s.bar.MinSize().Height
 	r.s.bar.Move(fyne.NewPos(0, 0))
 	r.s.bar.Resize(fyne.NewSize(size.Width, bh))
-	r.s.line.Move(fyne.NewPos(0, bh+theme.Padding()))
-	r.s.line.Resize(fyne.NewSize(size.Width, max(size.Height-bh-theme.Padding(), 0)))
+	r.s.clip.Move(fyne.NewPos(0, bh+theme.Padding()))
+	r.s.clip.Resize(fyne.NewSize(size.Width, max(size.Height-bh-theme.Padding(), 0)))
 }
 
 func (r *runStatusRenderer) MinSize() fyne.Size {
 	b, l := r.s.bar.MinSize(), r.s.line.MinSize()
-	return fyne.NewSize(max(b.Width, l.Width), b.Height+theme.Padding()+max(l.Height, lineRoom(r.s.lines)))
+	h := max(l.Height, lineRoom(r.s.lines))
+	if r.s.fixed {
+		h = lineRoom(r.s.lines)
+	}
+	return fyne.NewSize(max(b.Width, l.Width), b.Height+theme.Padding()+h)
 }
 
 func (r *runStatusRenderer) Refresh() {

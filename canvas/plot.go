@@ -34,6 +34,56 @@ type Curve struct {
 	style   export.CurveStyle
 	img     *image.RGBA
 	format  func(int64) string // the axis labels' lengths; nil: the integer
+	// peers are the other plots drawn on the same axes (ShareAxes)
+	peers []*Curve
+}
+
+// ShareAxes draws the plots on the same axes, the union of their ranges,
+// so that two runs compared side by side read alike.
+func ShareAxes(cs ...*Curve) {
+	for _, c := range cs {
+		c.mu.Lock()
+		c.peers = nil
+		for _, d := range cs {
+			if d != c {
+				c.peers = append(c.peers, d)
+			}
+		}
+		c.mu.Unlock()
+	}
+}
+
+// axes is the plot's time and length range, taken over its peers' too;
+// it locks each plot in turn, never two at once.
+func (c *Curve) axes() (tmax time.Duration, lo, hi int64) {
+	c.mu.Lock()
+	tmax, lo, hi = export.CurveRange(c.pts, c.optimum, c.xmax)
+	n, peers := len(c.pts), c.peers
+	c.mu.Unlock()
+	for _, d := range peers {
+		d.mu.Lock()
+		m := len(d.pts)
+		t, l, h := export.CurveRange(d.pts, d.optimum, d.xmax)
+		d.mu.Unlock()
+		switch {
+		case m == 0:
+		case n == 0:
+			tmax, lo, hi, n = t, l, h, m
+		default:
+			tmax, lo, hi = max(tmax, t), min(lo, l), max(hi, h)
+		}
+	}
+	return tmax, lo, hi
+}
+
+// refreshPeers redraws the plots whose axes follow this one's.
+func (c *Curve) refreshPeers() {
+	c.mu.Lock()
+	peers := c.peers
+	c.mu.Unlock()
+	for _, d := range peers {
+		d.Refresh()
+	}
 }
 
 var _ fyne.Widget = (*Curve)(nil)
@@ -50,6 +100,7 @@ func NewCurve() *Curve {
 func (c *Curve) Add(p export.CurvePoint) {
 	c.add(p)
 	c.Refresh()
+	c.refreshPeers()
 }
 
 func (c *Curve) add(p export.CurvePoint) {
@@ -82,6 +133,7 @@ func (c *Curve) Reset() {
 	c.pts = nil
 	c.mu.Unlock()
 	c.Refresh()
+	c.refreshPeers()
 }
 
 // SetOptimum sets the known optimum drawn as a dashed line (0: none).
@@ -96,6 +148,7 @@ func (c *Curve) setLine(v int64, isBound bool) {
 	c.optimum, c.isBound = v, isBound
 	c.mu.Unlock()
 	c.Refresh()
+	c.refreshPeers()
 }
 
 // SetFormat sets how the axis labels show a length, such as the instance's
@@ -113,6 +166,7 @@ func (c *Curve) SetTimeSpan(d time.Duration) {
 	c.xmax = d
 	c.mu.Unlock()
 	c.Refresh()
+	c.refreshPeers()
 }
 
 // Points returns a copy of the curve's points.
@@ -123,10 +177,11 @@ func (c *Curve) Points() []export.CurvePoint {
 }
 
 func (c *Curve) generate(w, h int) image.Image {
+	tmax, lo, hi := c.axes()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.img = reuse(c.img, w, h)
-	export.RenderCurve(c.img, c.pts, c.optimum, c.xmax, c.style)
+	export.RenderCurveIn(c.img, c.pts, c.optimum, tmax, lo, hi, c.style)
 	return c.img
 }
 
@@ -170,9 +225,9 @@ type curveRenderer struct {
 }
 
 func (r *curveRenderer) update() {
+	tmax, lo, hi := r.c.axes()
 	r.c.mu.Lock()
 	n := len(r.c.pts)
-	tmax, lo, hi := export.CurveRange(r.c.pts, r.c.optimum, r.c.xmax)
 	format, line, isBound := r.c.format, r.c.optimum, r.c.isBound
 	r.c.mu.Unlock()
 	if format == nil {

@@ -76,6 +76,13 @@ func flatTop(lo int64) int64 {
 // with a frame and the optimum as a dashed line; xmax is the least time
 // the x axis spans (the run's budget, or 0).
 func RenderCurve(dst *image.RGBA, pts []CurvePoint, optimum int64, xmax time.Duration, st CurveStyle) {
+	tmax, lo, hi := CurveRange(pts, optimum, xmax)
+	RenderCurveIn(dst, pts, optimum, tmax, lo, hi, st)
+}
+
+// RenderCurveIn is RenderCurve on the axes given: time from 0 to tmax,
+// length from lo to hi (CurveRange's, or several plots' together).
+func RenderCurveIn(dst *image.RGBA, pts []CurvePoint, optimum int64, tmax time.Duration, lo, hi int64, st CurveStyle) {
 	fill(dst, st.Background)
 	w, h := dst.Rect.Dx(), dst.Rect.Dy()
 	if w < 4 || h < 4 {
@@ -84,10 +91,9 @@ func RenderCurve(dst *image.RGBA, pts []CurvePoint, optimum int64, xmax time.Dur
 	fw, fh := float64(w-1), float64(h-1)
 	line(dst, 0, fh, fw, fh, st.Axis, 0)
 	line(dst, 0, 0, 0, fh, st.Axis, 0)
-	if len(pts) == 0 {
+	if len(pts) == 0 || tmax <= 0 || hi <= lo {
 		return
 	}
-	tmax, lo, hi := CurveRange(pts, optimum, xmax)
 	pad := 0.06 * fh
 	x := func(t time.Duration) float64 { return 1 + (fw-2)*float64(t)/float64(tmax) }
 	y := func(v int64) float64 { return pad + (fh-2*pad)*float64(hi-v)/float64(hi-lo) }
