@@ -76,16 +76,30 @@ func (a *App) RunCompareFor(d time.Duration) error {
 // pane whose engine takes no workers leaves the other every core. The
 // summary says what each pane had.
 func (a *App) shareCores(d time.Duration) {
-	need := 0
-	for _, p := range []*Pane{a.Left, a.Right} {
-		p.coreShare = 0
-		if p.needsCores(d) {
-			need++
-		}
+	a.Left.coreShare = a.coreShare(d)
+	a.Right.coreShare = a.Left.coreShare
+	a.showCoreShares()
+}
+
+// coreShare is the cores each compare pane gets for a run of budget d:
+// half each when both engines run on the cores, else every core (0).
+func (a *App) coreShare(d time.Duration) int {
+	if a.Left.needsCores(d) && a.Right.needsCores(d) {
+		return max(1, runtime.NumCPU()/2)
 	}
-	if need == 2 {
-		share := max(1, runtime.NumCPU()/2)
-		a.Left.coreShare, a.Right.coreShare = share, share
+	return 0
+}
+
+// showCoreShares has each compare pane's Workers field say the cores
+// its next run gets (an empty field's), as the summary says after it.
+func (a *App) showCoreShares() {
+	d, err := a.compareBudget()
+	if err != nil {
+		return
+	}
+	share := a.coreShare(d)
+	for _, p := range []*Pane{a.Left, a.Right} {
+		p.settings.setCoreShare(share)
 	}
 }
 
@@ -163,6 +177,7 @@ func (a *App) summaryLater() {
 // what each pane had, and with the same engine in both panes the spread
 // of the seeds' results.
 func (a *App) updateSummary() {
+	a.showCoreShares()
 	l, r := a.paneSummary(a.Left, "A"), a.paneSummary(a.Right, "B")
 	a.recordSeeds(l, r)
 	text := CompareSummary(l, r)

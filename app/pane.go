@@ -48,6 +48,8 @@ type Pane struct {
 	// those of route.In, shown as route.Orig's paths when it is one.
 	route *route.Route
 	start startTour // the tour the next run starts from (Open tour…)
+	// sideScroll scrolls the single view's side column (Side)
+	sideScroll *container.Scroll
 	// hasStart is start.tour != nil, read without p.mu (refreshExport
 	// runs while p.mu is held)
 	hasStart atomic.Bool
@@ -715,9 +717,10 @@ const settingsWidth = 400
 func (p *Pane) Side() fyne.CanvasObject {
 	curve := container.NewGridWrap(fyne.NewSize(330, 150), p.Curve)
 	p.settingsPanel = container.NewVBox(p.settings.Picker(), p.settings.Fields())
-	return container.NewVScroll(container.NewVBox(
+	p.sideScroll = container.NewVScroll(clearOfScrollBar(container.NewVBox(
 		p.Buttons(), narrow(p.settings.RunRow(), settingsWidth), p.Progress(), p.details, p.Numbers(), curve, widget.NewSeparator(),
-		narrow(p.settingsPanel, settingsWidth)))
+		narrow(p.settingsPanel, settingsWidth))))
+	return p.sideScroll
 }
 
 // numbersShare is the share of a compare pane's width its numbers take,
@@ -752,7 +755,7 @@ func (p *Pane) Compact(title string) fyne.CanvasObject {
 	head := widget.NewLabel(title)
 	head.TextStyle = fyne.TextStyle{Bold: true}
 	p.settingsPanel = p.settings.Fields()
-	fields := container.NewVScroll(narrow(p.settingsPanel, settingsWidth))
+	fields := container.NewVScroll(clearOfScrollBar(narrow(p.settingsPanel, settingsWidth)))
 	p.settingsBtn = widget.NewButtonWithIcon("", theme.SettingsIcon(), func() {
 		d := dialog.NewCustom("Settings of pane "+title, "Close", fields, p.win)
 		d.Resize(fyne.NewSize(settingsWidth+80, 560))

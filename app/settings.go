@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/tsplab/tsplab/internal/seconds"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/report"
 )
 
 // optionRow is one option's field: label and entry or choice, the help
@@ -65,8 +67,11 @@ type settingsForm struct {
 	runRow               *fyne.Container // the single view's time limit and seed (RunRow)
 	seedBox              *fieldRow       // compare mode's seed field, in the folded settings
 
-	route      *routeForm // the Path field: a tour, an open path or a path between two ends
-	shared     bool       // the time limit hidden: compare mode's budget is the panes'
+	route  *routeForm // the Path field: a tour, an open path or a path between two ends
+	shared bool       // the time limit hidden: compare mode's budget is the panes'
+	// coreShare is the cores a compare pane's run gets beside the other
+	// pane's (0: every core), which an empty Workers field stands for
+	coreShare  int
 	budgetNote *widget.Label
 	shown      solver.Engine // the engine the fields were built for
 	// gpuLine names the GPUs a GPU run uses (Host.gpuLine), first of the
@@ -334,6 +339,9 @@ func (f *settingsForm) helpText(o solver.Option) string {
 	if def == "" {
 		def = o.Auto
 	}
+	if o.Name == "workers" && f.coreShare > 0 {
+		def = fmt.Sprintf("%d, this pane's share of the %s beside the other pane", f.coreShare, report.Plural(runtime.NumCPU(), "core"))
+	}
 	r := o.Range()
 	if why := f.rangeWhy(o); why != "" {
 		r += " (" + why + ")"
@@ -401,7 +409,7 @@ func (f *settingsForm) newOptionRow(o solver.Option, backend string) optionRow {
 		return r
 	}
 	r.entry = widget.NewEntryWithData(v)
-	r.entry.SetPlaceHolder(cmp.Or(o.Default, o.Auto))
+	r.entry.SetPlaceHolder(f.placeHolder(o))
 	r.box = newFieldRow(r.label, r.entry, r.help, r.errMsg)
 	box := r.box
 	r.entry.Validator = func(s string) error { return f.check(o, s) }
@@ -415,6 +423,29 @@ func (f *settingsForm) newOptionRow(o solver.Option, backend string) optionRow {
 	cur, _ := v.Get()
 	showFieldError(r.errMsg, f.check(o, cur))
 	return r
+}
+
+// placeHolder is what an empty field of o stands for.
+func (f *settingsForm) placeHolder(o solver.Option) string {
+	if o.Name == "workers" && f.coreShare > 0 {
+		return strconv.Itoa(f.coreShare)
+	}
+	return cmp.Or(o.Default, o.Auto)
+}
+
+// setCoreShare shows n as the cores an empty Workers field gives the
+// pane's run (0: every core).
+func (f *settingsForm) setCoreShare(n int) {
+	if n == f.coreShare {
+		return
+	}
+	f.coreShare = n
+	for _, r := range f.rows {
+		if r.opt.Name == "workers" && r.entry != nil {
+			r.entry.SetPlaceHolder(f.placeHolder(r.opt))
+			r.help.SetText(f.helpText(r.opt))
+		}
+	}
 }
 
 // newChoiceInput is the menu of a choice or on/off option, its first item

@@ -4,6 +4,7 @@ import (
 	"image/color"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -114,6 +115,15 @@ func (l sizeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 		s.Width = min(s.Width, l.maxW)
 	}
 	return s
+}
+
+// clearOfScrollBar wraps o, the content of a vertical scroll, with room
+// on its right for the scroll bar, which Fyne draws over the content:
+// entry fields then end before it.
+func clearOfScrollBar(o fyne.CanvasObject) fyne.CanvasObject {
+	gutter := canvas.NewRectangle(color.Transparent)
+	gutter.SetMinSize(fyne.NewSize(theme.ScrollBarSize()+theme.Padding(), 0))
+	return container.NewBorder(nil, nil, nil, gutter, o)
 }
 
 // narrow wraps o so that it asks for at most width.
