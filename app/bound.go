@@ -18,6 +18,10 @@ type paneBound struct {
 	// note says where the bound came from and whether it is still
 	// converging (report.BoundNote), "" for a converged one of this run
 	note string
+	// src and converging are where it came from and whether it is still
+	// converging, for the run's record (report.Report's fields)
+	src        report.BoundSource
+	converging bool
 }
 
 // resetBound forgets the previous instance's bound (p.mu held).
@@ -42,7 +46,8 @@ func (p *Pane) setBound(in *solver.Instance, r bound.Result) {
 			p.OnUpdate(p, last)
 		}
 	}()
-	p.bound.value, p.bound.note = lb, report.BoundNote(session.BoundOrigin(r))
+	p.bound.src, p.bound.converging = session.BoundOrigin(r)
+	p.bound.value, p.bound.note = lb, report.BoundNote(p.bound.src, p.bound.converging)
 	if !in.HasOptimum() && !p.isPath() {
 		p.Curve.SetBound(lb)
 	}

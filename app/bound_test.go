@@ -12,6 +12,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/instfile"
+	"github.com/tsplab/tsplab/solver/report"
 	"github.com/tsplab/tsplab/solver/session"
 )
 
@@ -82,6 +83,10 @@ func TestPaneStartsFromTheCachedBound(t *testing.T) {
 	}
 	if v := p.numbers.value["Gap"].Text; !strings.Contains(v, "above the lower bound, proven by an earlier run, still converging") {
 		t.Errorf("Gap shows %q", v)
+	}
+	rep, _, err := p.record(true)
+	if err != nil || rep.LowerBoundScaled == nil || *rep.LowerBoundScaled != kept || rep.BoundSource != report.BoundCache || !rep.BoundConverging {
+		t.Errorf("the run's record: %v, bound %v from %q, converging %v", err, rep.LowerBoundScaled, rep.BoundSource, rep.BoundConverging)
 	}
 }
 

@@ -35,7 +35,7 @@ func TestAnotherOptimalTourIsNoDifference(t *testing.T) {
 			t.Errorf("%s: Gap shows %q", when, g)
 		}
 	}
-	p.SetStartTour(other, "other.tour")
+	p.SetStartTour(other, "other.tour", false)
 	check("opened")
 	s := fakeSettings(200 * time.Millisecond)
 	p.SetSettings(s)

@@ -178,19 +178,23 @@ func (p *Pane) record(finished bool) (report.Report, *solver.Instance, error) {
 	if finished && !ok {
 		return report.Report{}, nil, errors.New("export: no finished run to report: stop or pause the run first")
 	}
+	p.mu.Lock()
+	rt, in, lb, start, bnd := p.route, p.shown(), int64(0), p.start, p.bound
+	if p.bound.in == p.in {
+		lb = p.bound.value
+	}
+	p.mu.Unlock()
 	if !finished {
 		t, l := p.Runner.Best()
+		if t == nil && start.tour != nil && !start.path {
+			// the tour opened with Open tour…, before any run
+			t, l, rt = start.tour, solver.TourLength(in, start.tour), nil
+		}
 		if t == nil {
 			return report.Report{}, nil, errors.New("export: no tour yet: run a solver first")
 		}
 		res.Tour, res.Length = t, l
 	}
-	p.mu.Lock()
-	rt, in, lb := p.route, p.shown(), int64(0)
-	if p.bound.in == p.in {
-		lb = p.bound.value
-	}
-	p.mu.Unlock()
 	if rt != nil {
 		var err error
 		if res, err = rt.Finish(res); err != nil {
@@ -200,6 +204,7 @@ func (p *Pane) record(finished bool) (report.Report, *solver.Instance, error) {
 	rep := report.New(in, res)
 	if lb > 0 && (rt == nil || !rt.IsPath()) {
 		rep.SetLowerBound(in, lb)
+		rep.BoundSource, rep.BoundConverging = bnd.src, bnd.converging
 	}
 	return rep, in, nil
 }
