@@ -17,13 +17,13 @@ wheel=$(ls "$tmp"/wheels/tsplab-*.whl)
 mkdir -p "$tmp/bin"
 unzip -q -j "$wheel" 'tsplab/bin/*' -d "$tmp/bin"
 echo "test-python: $("$PY" --version) on python/tests"
-TSPLAB_TSP=$tmp/bin/tsp PYTHONPATH=python "$PY" -m unittest discover -s python/tests
+TSPLAB_CACHE_DIR=$tmp/cache TSPLAB_TSP=$tmp/bin/tsp PYTHONPATH=python "$PY" -m unittest discover -s python/tests
 if ! "$PY" -m venv "$tmp/venv" >/dev/null 2>&1; then
 	echo "test-python: '$PY -m venv' failed: the wheel's install was not tested (Debian: apt-get install python3-venv)"
 	exit 0
 fi
 "$tmp/venv/bin/python" -m pip install -q --no-index "$wheel"
-got=$(cd "$tmp" && env -u TSPLAB_TSP "$tmp/venv/bin/python" -c "import tsplab; r = tsplab.solve(points=[(0,0),(1,0),(1,1),(0,1)], time=1); print(r.length)")
+got=$(cd "$tmp" && TSPLAB_CACHE_DIR=$tmp/cache env -u TSPLAB_TSP "$tmp/venv/bin/python" -c "import tsplab; r = tsplab.solve(points=[(0,0),(1,0),(1,1),(0,1)], time=1); print(r.length)")
 if [ "$got" != 4.0 ]; then
 	echo "test-python: the installed wheel solved the unit square to '$got', want 4.0" >&2
 	exit 1
