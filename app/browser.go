@@ -54,7 +54,7 @@ func (e Entry) summaryParts() []string {
 	}
 	parts := []string{}
 	if e.Dimension > 0 {
-		parts = append(parts, solver.GroupDigits(strconv.Itoa(e.Dimension))+" cities")
+		parts = append(parts, solver.Plural(int64(e.Dimension), "city", "cities"))
 	}
 	switch {
 	case e.Optimum > 0:

@@ -230,3 +230,15 @@ func TestScheduleShownAfterTheRun(t *testing.T) {
 		t.Errorf("an engine without a schedule shows %q", got)
 	}
 }
+
+// An entry's summary counts its cities in words: one city, digits grouped.
+func TestEntrySummaryCountsCities(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{1, "1 city"}, {12345, "12,345 cities"}} {
+		if got := (Entry{Name: "x", Dimension: c.n, Type: "TSP"}).summaryParts(); len(got) == 0 || got[0] != c.want {
+			t.Errorf("%d cities: summary parts %q, want %q first", c.n, got, c.want)
+		}
+	}
+}

@@ -45,7 +45,7 @@ func (a *App) compareBudget() (time.Duration, error) {
 func parseBudget(s string) (time.Duration, error) {
 	d, err := seconds.Parse(s)
 	if err != nil || d <= 0 || d > solver.MaxTimeLimit {
-		return 0, fmt.Errorf("compare: budget %q: want seconds (10) or a duration (1m30s) above 0, at most %v", s, solver.MaxTimeLimit)
+		return 0, fmt.Errorf("compare: budget %q: want seconds (10) or a duration (1m30s) above 0, at most %s", s, solver.MaxTimeLimitText)
 	}
 	return d, nil
 }

@@ -280,9 +280,9 @@ func (f *settingsForm) checkTime(s string) error {
 	case err != nil:
 		return fmt.Errorf("time limit %q: %v", s, err)
 	case d < 0:
-		return fmt.Errorf("time limit %s is negative: want 0 up to %v", s, solver.MaxTimeLimit)
+		return fmt.Errorf("time limit %s is negative: want 0 up to %s", s, solver.MaxTimeLimitText)
 	case d > solver.MaxTimeLimit:
-		return fmt.Errorf("time limit %s is too long: at most %v", s, solver.MaxTimeLimit)
+		return fmt.Errorf("time limit %s is too long: at most %s", s, solver.MaxTimeLimitText)
 	}
 	return nil
 }
@@ -320,9 +320,9 @@ func (f *settingsForm) rangeWhy(o solver.Option) string {
 		// Each search or worker holds a tour: the memory bound on all
 		// of them sets the range on large instances.
 		if o.Max == math.Max(1, float64(solver.MaxTourCells/f.in.N)) {
-			return fmt.Sprintf("on %d cities: %s × cities at most %d", f.in.N, o.Name, solver.MaxTourCells)
+			return fmt.Sprintf("on %s: %s × cities at most %s", solver.Plural(int64(f.in.N), "city", "cities"), o.Name, solver.GroupDigits(strconv.Itoa(solver.MaxTourCells)))
 		}
-		return fmt.Sprintf("narrower on larger instances: %s × cities at most %d", o.Name, solver.MaxTourCells)
+		return fmt.Sprintf("narrower on larger instances: %s × cities at most %s", o.Name, solver.GroupDigits(strconv.Itoa(solver.MaxTourCells)))
 	}
 	if e := f.engine(); e != nil {
 		if base, ok := solver.OptionsFor(e.Name(), e.Backend()).Lookup(o.Name); ok && o.Max < base.Max {

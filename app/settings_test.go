@@ -90,6 +90,9 @@ func TestSettingsFieldsFromTheOptionTable(t *testing.T) {
 	if want := fmt.Sprintf("range 1..%d", solver.MaxTourCells/200000); !strings.Contains(w.help.Text, want) {
 		t.Errorf("workers on 200000 cities: hint %q, want the %s (workers × cities at most solver.MaxTourCells)", w.help.Text, want)
 	}
+	if !strings.Contains(w.help.Text, "200,000 cities") || !strings.Contains(w.help.Text, "at most 33,554,432") {
+		t.Errorf("workers on 200000 cities: hint %q, want its numbers grouped", w.help.Text)
+	}
 	r := row(t, f, "restarts")
 	if r.entry.PlaceHolder != "0" {
 		t.Errorf("restarts shows %q", r.entry.PlaceHolder)
@@ -104,7 +107,7 @@ func TestSettingsFieldsFromTheOptionTable(t *testing.T) {
 		t.Fatalf("restarts 5: %+v, %v", s.Options, err)
 	}
 	_ = w.value.Set("1000")
-	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "Workers 1000") || !strings.Contains(err.Error(), "200000 cities") {
+	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "Workers 1000") || !strings.Contains(err.Error(), "200,000 cities") {
 		t.Errorf("workers 1000 on 200000 cities: %v", err)
 	}
 	_ = w.value.Set("")

@@ -155,7 +155,7 @@ func TestConfigureValidatesFirst(t *testing.T) {
 	// 200,000 cities: at most 167 workers (MaxTourCells), tighter than
 	// the declared range.
 	_, err := Configure(demoSpec, e, square(200000), Params{Workers: 1000})
-	if err == nil || !strings.Contains(err.Error(), "for 200000 cities") {
+	if err == nil || !strings.Contains(err.Error(), "for 200,000 cities") {
 		t.Errorf("Configure: %v", err)
 	}
 	c, err := Configure(demoSpec, e, square(10), Params{Workers: 2})

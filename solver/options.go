@@ -230,6 +230,8 @@ const (
 	MaxScheduleSteps = 1 << 20
 	// MaxTimeLimit bounds Params.TimeLimit.
 	MaxTimeLimit = 366 * 24 * time.Hour
+	// MaxTimeLimitText is MaxTimeLimit for people.
+	MaxTimeLimitText = "366 days"
 )
 
 // Defaults of the simulated annealing engines on both backends: Lam et
@@ -569,7 +571,7 @@ func tempOption(o *Option, in *Instance) {
 // earlier to refuse a run before it starts.
 func Validate(e Engine, in *Instance, p Params) error {
 	if p.TimeLimit < 0 || p.TimeLimit > MaxTimeLimit {
-		return &ParamError{Flag: "--time", Value: p.TimeLimit.String(), Range: "0 (none).." + MaxTimeLimit.String()}
+		return &ParamError{Flag: "--time", Value: p.TimeLimit.String(), Range: "0 (none).." + MaxTimeLimitText}
 	}
 	if p.Target < 0 {
 		return &ParamError{Flag: "--target", Value: strconv.FormatInt(p.Target, 10), Range: ">= 0 (0: none)"}
@@ -629,7 +631,7 @@ func checkShared(e Engine, in *Instance, set OptionSet, wide Option, text string
 	pe := &ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + " (0: default)"}
 	switch {
 	case o.Max == cells:
-		pe.Why = fmt.Sprintf("for %d cities: %s × cities at most %s", in.N, o.Name, fmtNum(MaxTourCells))
+		pe.Why = fmt.Sprintf("for %s: %s × cities at most %s", Plural(int64(in.N), "city", "cities"), o.Name, fmtNum(MaxTourCells))
 	case ok && o.Max < wide.Max:
 		pe.Why = fmt.Sprintf("for %s/%s", e.Name(), e.Backend())
 	}

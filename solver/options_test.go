@@ -66,7 +66,7 @@ func TestValidate(t *testing.T) {
 		{"all fields set", cpuPSPM, small, ext("blocks", 4, "threads", 64, "k", 10, "t0", 100, "tend", 1, "alpha", 0.9, "sweeps", 2, "workers", 2), "", ""},
 		{"blocks near MaxInt64", cpuPSPM, small, ext("blocks", math.MaxInt64/2), "--blocks", "out of range: want 1..65,536"},
 		{"negative blocks", cpuPSPM, small, ext("blocks", -1), "--blocks", "1..65,536"},
-		{"blocks × n past the memory bound", cpuPSPM, big, ext("blocks", 1000), "--blocks", "for 200000 cities"},
+		{"blocks × n past the memory bound", cpuPSPM, big, ext("blocks", 1000), "--blocks", "for 200,000 cities"},
 		{"workers × n past the memory bound", cpuILS, big, ext("workers", 1000), "--workers", "want 1..167"},
 		{"workers past the most", cpuILS, small, ext("workers", 100000000), "--workers", "1..1,024"},
 		{"threads near MaxInt64", cpuPSPM, small, ext("threads", math.MaxInt64), "--threads", "1..1,024"},

@@ -574,7 +574,7 @@ func TestBinaryFlagRanges(t *testing.T) {
 	// workers × cities is bounded by memory: 2^25 / 200000 = 167.
 	big := genInstance(t, 200000)
 	r := bin(t, "solve", big, "--backend", "cpu", "--time", "1s", "--workers", "1000")
-	failsWithLine(t, r, 2, "--workers", "for 200000 cities", "..167")
+	failsWithLine(t, r, 2, "--workers", "for 200,000 cities", "..167")
 }
 
 // TestBinaryOptimumZero: a known optimum of 0 (all cities in one place) is
