@@ -184,7 +184,7 @@ func solveShowing(e solver.Engine, in *solver.Instance, p solver.Params, ph solv
 // its phase and account name the generations, and its account tells a
 // best member shorter after them than before.
 func TestEvolve(t *testing.T) {
-	in, err := gen.Generate("uniform", 1200, 5)
+	in, err := gen.Generate("uniform", 600, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
