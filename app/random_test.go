@@ -20,7 +20,8 @@ import (
 )
 
 // The randomized UI test's length and seed: TSPLAB_UI_ACTIONS (default
-// randomActions) and TSPLAB_UI_SEED (default 1).
+// randomActions, a third of it under the race detector) and
+// TSPLAB_UI_SEED (default 1).
 const randomActions = 1200
 
 func envInt(t *testing.T, name string, def int) int {
@@ -63,7 +64,13 @@ var badTexts = []string{"abc", "-1", "0", "1e9", "99999999999999999999", "", " "
 // its files (pictures of the size asked for). After every engine switch
 // no two texts of the settings panel overlap.
 func TestRandomizedUI(t *testing.T) {
-	n := envInt(t, "TSPLAB_UI_ACTIONS", randomActions)
+	def := randomActions
+	if raceOn {
+		// The detector slows each action tenfold: a third of the actions
+		// still draws the rarest kind some 8 times (weights sum to 52).
+		def /= 3
+	}
+	n := envInt(t, "TSPLAB_UI_ACTIONS", def)
 	seed := envInt(t, "TSPLAB_UI_SEED", 1)
 	if testing.Short() {
 		n = min(n, 200)
