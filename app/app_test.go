@@ -92,10 +92,12 @@ func settle(t *testing.T, p *Pane) {
 }
 
 // newTestApp builds the app on the test driver with the samples extracted
-// into the tests' shared cache, and waits for the first instance to load.
+// into the tests' shared cache and a bound cache of the test's own, and
+// waits for the first instance to load.
 func newTestApp(t *testing.T, opts Options) (*App, chan error) {
 	t.Helper()
 	t.Setenv("XDG_CACHE_HOME", samplesCache)
+	t.Setenv(session.CacheDirEnv, t.TempDir())
 	t.Setenv("HOME", t.TempDir())
 	a := test.NewTempApp(t)
 	loads := make(chan error, 16)
