@@ -97,22 +97,22 @@ func prepareAuto(in *solver.Instance, p solver.Params) (autoConfig, error) {
 // planAuto is a GPU auto run of p on in, read and decided once: its
 // config (prepareAuto), its strategy (decideAuto) and the Params of the
 // CPU auto engine it runs (splitParams).
-func planAuto(in *solver.Instance, p solver.Params) (autoConfig, strategy.Strategy, solver.Params, error) {
+func planAuto(in *solver.Instance, p solver.Params, limit time.Duration) (autoConfig, strategy.Strategy, solver.Params, error) {
 	cfg, err := prepareAuto(in, p)
 	if err != nil {
 		return cfg, strategy.Strategy{}, p, err
 	}
 	_, cpu := splitParams(p)
-	return cfg, decideAuto(in, p, cfg), cpu, nil
+	return cfg, decideAuto(in, p, limit, cfg), cpu, nil
 }
 
 // decideAuto is GPU auto's strategy for a run of c on in with p: CPU
 // auto's facts (its workers, kicks and every option given, partition
-// included) with the time left and the GPU's devices, decided once; CPU
-// auto and pop carry it out as they are handed it.
-func decideAuto(in *solver.Instance, p solver.Params, c autoConfig) strategy.Strategy {
+// included) with the time left (limit; 0: none) and the GPU's devices,
+// decided once; CPU auto and pop carry it out as they are handed it.
+func decideAuto(in *solver.Instance, p solver.Params, limit time.Duration, c autoConfig) strategy.Strategy {
 	a := cpuils.Auto()
-	f := a.Facts(c.cpu, in, p.LimitFrom(time.Now()))
+	f := a.Facts(c.cpu, in, limit)
 	f.Engine, f.StartGiven = strategy.GPUAuto, p.Start != nil
 	f.Options.NoWindows = c.noWindows
 	f.Devices = strategy.Devices{GPU: true, OrSpan: ils.OrSpanOK(in)}

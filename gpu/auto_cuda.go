@@ -25,8 +25,7 @@ import (
 // (autoLSStart) and the block search on a population's tours (GPU.Pool).
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
-	p = p.WithDeadline(start)
-	cfg, st, cpu, err := planAuto(in, p)
+	cfg, st, cpu, err := planAuto(in, p, solver.LeftOf(ctx, start))
 	if err != nil {
 		return solver.Result{}, err
 	}

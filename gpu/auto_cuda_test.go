@@ -66,7 +66,7 @@ func TestAutoEarlyOrILS(t *testing.T) {
 		}
 		got <- sn
 	}()
-	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 6 * time.Second, Seed: 1}, snaps)
+	res, err := solver.RunAided(context.Background(), e, in, solver.Params{TimeLimit: 6 * time.Second, Seed: 1}, snaps, solver.Aid{}, false)
 	close(snaps)
 	sn := <-got
 	if err != nil {
@@ -115,7 +115,7 @@ func runAuto(t *testing.T, in *solver.Instance, p solver.Params) (solver.Result,
 		t.Fatal(err)
 	}
 	t0 := time.Now()
-	res, err := e.Solve(context.Background(), in, p, nil)
+	res, err := solver.RunAided(context.Background(), e, in, p, nil, solver.Aid{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

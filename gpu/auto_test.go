@@ -77,7 +77,7 @@ func TestAutoPartitionOff(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := decideAuto(in, p, cfg)
+		st := decideAuto(in, p, p.TimeLimit, cfg)
 		if st.GPU.Windows != c.windows || (st.Search == strategy.Partition) != c.windows || !st.GPU.Ascent {
 			t.Fatalf("%v: %v, windows %v", c.extra, st, st.GPU.Windows)
 		}
@@ -88,16 +88,15 @@ func TestAutoPartitionOff(t *testing.T) {
 }
 
 // TestCPUParams: the CPU auto engine gets GPU auto's parameters on the
-// CPU backend with the run's one deadline and time limit as they were,
+// CPU backend with the time limit as it was,
 // the options but GPU auto's own as they were, and GPU auto's own options
 // are read alone; the caller's are left alone.
 func TestCPUParams(t *testing.T) {
-	now := time.Now()
-	for _, left := range []time.Duration{20 * time.Second, -time.Minute} {
+	for _, left := range []time.Duration{20 * time.Second, time.Hour} {
 		extra := map[string]string{ils.OptWindow: "512", "kicks": "10"}
-		p := solver.Params{Backend: solver.BackendGPU, Seed: 4, TimeLimit: time.Hour, Deadline: now.Add(left), Extra: extra}
+		p := solver.Params{Backend: solver.BackendGPU, Seed: 4, TimeLimit: left, Extra: extra}
 		own, q := splitParams(p)
-		if q.Backend != solver.BackendCPU || q.Seed != 4 || q.TimeLimit != time.Hour || !q.Deadline.Equal(p.Deadline) ||
+		if q.Backend != solver.BackendCPU || q.Seed != 4 || q.TimeLimit != left ||
 			!maps.Equal(q.Extra, map[string]string{"kicks": "10"}) || len(extra) != 2 {
 			t.Errorf("left %v: CPU params %+v", left, q)
 		}
@@ -114,13 +113,15 @@ func cpuParams(p solver.Params) solver.Params {
 }
 
 // TestCPUAutoAfterSpentLimit runs the CPU auto engine as GPU auto composes
-// it after a start tour that took the whole limit: it still returns a
-// valid tour, stopped by its own budget; and run under a context whose
-// deadline has passed, it returns one stopped for time.
+// it after a start tour that took the whole limit (its context's deadline
+// passed): it still returns a valid tour, stopped; and run through
+// RunAided under such a context, it returns one stopped for time.
 func TestCPUAutoAfterSpentLimit(t *testing.T) {
 	in := gputest.HostInstance(2000, 7)
-	p := solver.Params{Algorithm: AlgoAuto, Backend: solver.BackendGPU, Seed: 1, TimeLimit: time.Hour, Deadline: time.Now().Add(-time.Hour)}
-	r, err := cpuils.Auto().SolveAided(context.Background(), in, cpuParams(p), nil, solver.Aid{})
+	p := solver.Params{Algorithm: AlgoAuto, Backend: solver.BackendGPU, Seed: 1, TimeLimit: time.Hour}
+	spent, stop := context.WithDeadlineCause(context.Background(), time.Now().Add(-time.Hour), solver.ErrTimeLimit)
+	defer stop()
+	r, err := cpuils.Auto().SolveAided(spent, in, cpuParams(p), nil, solver.Aid{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,6 @@ func TestCPUAutoAfterSpentLimit(t *testing.T) {
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
-	p.Deadline = time.Time{}
 	r, err = solver.RunAided(ctx, cpuils.Auto(), in, cpuParams(p), nil, solver.Aid{}, false)
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +178,7 @@ func TestAutoFacts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := decideAuto(c.in, p, cfg)
+		st := decideAuto(c.in, p, p.TimeLimit, cfg)
 		got := roles{st.GPU.Windows, st.GPU.Early, st.Start == strategy.StartGPUDescent}
 		if got != c.want || !st.GPU.Ascent || st.GPU.Pool {
 			t.Errorf("%s (%d cities): %+v, want %+v", c.name, c.in.N, st.GPU, c.want)

@@ -61,7 +61,7 @@ func TestStartStopLeavesMemory(t *testing.T) {
 		if k%3 == 0 {
 			cancel()
 		}
-		if _, err := e.Solve(ctx, in, p, nil); err != nil && !errors.Is(err, context.Canceled) {
+		if _, err := solver.RunAided(ctx, e, in, p, nil, solver.Aid{}, false); err != nil && !errors.Is(err, context.Canceled) {
 			t.Fatalf("cycle %d: %v", k, err)
 		}
 		cancel()

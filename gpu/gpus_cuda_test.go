@@ -54,7 +54,7 @@ func TestIndependentOnTwoContexts(t *testing.T) {
 				}
 			}
 		}()
-		res, err := e.Solve(context.Background(), in, p, snaps)
+		res, err := solver.RunAided(context.Background(), e, in, p, snaps, solver.Aid{}, false)
 		close(snaps)
 		<-done
 		if err != nil {
@@ -77,7 +77,7 @@ func TestIndependentOnTwoContexts(t *testing.T) {
 func TestAutoBesideOnTwoContexts(t *testing.T) {
 	e, in := autoOnEarly(t)
 	p := gputest.WithOpts(solver.Params{Seed: 1, TimeLimit: 6 * time.Second}, gputest.TwoContexts)
-	res, err := e.Solve(context.Background(), in, p, nil)
+	res, err := solver.RunAided(context.Background(), e, in, p, nil, solver.Aid{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func TestMultiSelection(t *testing.T) {
 			t.Fatalf("gpus=%s: %v", bad, err)
 		}
 	}
-	res, err := gputest.MultiEngine(t, climb.AlgoTwoOptILS).Solve(context.Background(), in, gputest.WithOpts(solver.Params{Seed: 1, TimeLimit: 200 * time.Millisecond}, gputest.TwoContexts), nil)
+	res, err := solver.RunAided(context.Background(), gputest.MultiEngine(t, climb.AlgoTwoOptILS), in, gputest.WithOpts(solver.Params{Seed: 1, TimeLimit: 200 * time.Millisecond}, gputest.TwoContexts), nil, solver.Aid{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func TestPopFeedsPool(t *testing.T) {
 	}
 	in := gputest.RandomInstance(3000, solver.Euc2D, 1e5, 3)
 	t0 := time.Now()
-	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 4 * time.Second, Seed: 1, Workers: 8}, nil)
+	res, err := solver.RunAided(context.Background(), e, in, solver.Params{TimeLimit: 4 * time.Second, Seed: 1, Workers: 8}, nil, solver.Aid{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestPopFeedsPool(t *testing.T) {
 	t.Logf("%v: %d (%s); %+v", wall, res.Length, res.Device, g)
 
 	in.FixedEdges = [][2]int{{0, 1}, {5, 9}}
-	res, err = e.Solve(context.Background(), in, solver.Params{TimeLimit: time.Second, Seed: 1, Workers: 4}, nil)
+	res, err = solver.RunAided(context.Background(), e, in, solver.Params{TimeLimit: time.Second, Seed: 1, Workers: 4}, nil, solver.Aid{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func autoPlan(in *solver.Instance) string {
 	if err != nil {
 		return ""
 	}
-	return decideAuto(in, solver.Params{Deadline: time.Now().Add(solver.DefaultTimeLimit)}, cfg).String()
+	return decideAuto(in, solver.Params{}, solver.DefaultTimeLimit, cfg).String()
 }
 
 // popLimit is GPU pop's default time limit (device.Impl.Limit): the CPU

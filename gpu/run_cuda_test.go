@@ -94,7 +94,7 @@ func TestConcurrentEnginesBothFinish(t *testing.T) {
 				errs[i] = err
 				return
 			}
-			res[i], errs[i] = e.Solve(context.Background(), in, solver.Params{Seed: 1, TimeLimit: 700 * time.Millisecond}, solver.Latest())
+			res[i], errs[i] = solver.RunAided(context.Background(), e, in, solver.Params{Seed: 1, TimeLimit: 700 * time.Millisecond}, solver.Latest(), solver.Aid{}, false)
 		}()
 	}
 	wg.Wait()
@@ -235,7 +235,7 @@ func TestMillionCitiesHonourTheTimeLimit(t *testing.T) {
 		}
 		snaps := solver.Latest()
 		start := time.Now()
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, TimeLimit: limit}, snaps)
+		r, err := solver.RunAided(context.Background(), e, in, solver.Params{Seed: 1, TimeLimit: limit}, snaps, solver.Aid{}, false)
 		took := time.Since(start)
 		if err != nil {
 			t.Fatalf("%s: %v", a, err)

@@ -35,7 +35,7 @@ func TestSwapAndThreeOptFreeDeviceMemory(t *testing.T) {
 	th, _ := solver.Lookup(ils.AlgoThreeOptILS, solver.BackendGPU)
 	run := func() {
 		for _, e := range []solver.Engine{sw, th} {
-			if _, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, TimeLimit: time.Millisecond}, nil); err != nil {
+			if _, err := solver.RunAided(context.Background(), e, in, solver.Params{Seed: 1, TimeLimit: time.Millisecond}, nil, solver.Aid{}, false); err != nil {
 				t.Fatal(err)
 			}
 		}

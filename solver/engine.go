@@ -24,16 +24,13 @@ type Params struct {
 	Algorithm string `json:"algorithm"`
 	Backend   string `json:"backend"`
 
-	// TimeLimit stops the run; 0 means the engine's schedule alone decides
-	// (RunAided gives engines without a natural end their default limit,
-	// DefaultLimiter).
+	// TimeLimit is the time limit asked for; 0 means the engine's schedule
+	// alone decides (RunAided gives engines without a natural end their
+	// default limit, DefaultLimiter). The front end that starts a run
+	// turns it into the deadline of the run's context once
+	// (WithTimeLimit); engines read the context, never TimeLimit.
 	TimeLimit time.Duration `json:"time_limit_ns"`
-	// Deadline is when the run ends, set once by whoever starts it (the
-	// pipeline through RunAided, an engine for the runs it starts) from
-	// TimeLimit; every engine and phase reads it through LimitFrom. Zero:
-	// none yet, TimeLimit counts from the engine's start.
-	Deadline time.Time `json:"-"`
-	Seed     uint64    `json:"seed"`
+	Seed      uint64        `json:"seed"`
 	// Workers is the number of CPU goroutines; 0 means all cores.
 	Workers int `json:"workers"`
 	// Target stops the run once a tour of at most this length is found
@@ -90,6 +87,12 @@ type Result struct {
 	Algorithm string
 	Backend   string
 	Params    Params // the parameters used, defaults filled in
+	// Limit is the time limit asked for the run (Params.TimeLimit, else
+	// the engine's default; 0: none) and Granted the time its engine was
+	// given, from its start to its context's deadline (0: none), less
+	// than Limit where the front end spent some of it (reading the
+	// instance) or keeps some for the run's end.
+	Limit, Granted time.Duration
 	// Stopped is true when the run ended before its schedule did (time
 	// limit, target or interrupt); StopReason says which.
 	Stopped    bool
@@ -266,7 +269,7 @@ func Finish(in *Instance, e Engine, p Params, o Outcome) (Result, error) {
 	}
 	length := TourLength(in, o.Tour)
 	elapsed := time.Since(o.Start)
-	reason := stopReason(p.WithDeadline(o.Start), length, o.Start.Add(elapsed), o.Stopped)
+	reason := stopReason(p, length, o.Stopped)
 	if o.Reason != "" && reason != StopTarget {
 		reason = o.Reason
 	}

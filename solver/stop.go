@@ -54,16 +54,14 @@ func (r StopReason) Describe() string {
 }
 
 // stopReason classifies a finished run from what Finish knows: whether
-// the engine stopped early, the target and the run's deadline (p's), the
-// run having ended at end. Run refines it with the context.
-func stopReason(p Params, length int64, end time.Time, stopped bool) StopReason {
+// the engine stopped early and p's target. RunAided refines an early stop
+// with the context's cause.
+func stopReason(p Params, length int64, stopped bool) StopReason {
 	switch {
 	case p.Target > 0 && length <= p.Target:
 		return StopTarget
 	case !stopped:
 		return StopDone
-	case !p.Deadline.IsZero() && !end.Before(p.Deadline):
-		return StopTime
 	}
 	return StopInterrupt
 }
@@ -104,23 +102,24 @@ func CheckFixedEdges(e Engine, in *Instance) error {
 }
 
 // RunAided solves in with e (with aid when e takes one, SolveWith), p
-// already checked, until its deadline: p's time limit, else e's default
-// (DefaultLimitOf), from now; with stopAtOptimum it stops at a known optimum
-// (StopOptimum; Result.Params keeps the user's target). It records why
-// the run ended, so that every backend reports alike.
+// already checked, until ctx ends or its time limit passes: p's, else e's
+// default (DefaultLimitOf), from now, made ctx's deadline here
+// (WithTimeLimit) unless ctx ends first; with stopAtOptimum it stops at a
+// known optimum (StopOptimum; Result.Params keeps the user's target). It
+// records why the run ended (from context.Cause) and the limit asked and
+// the time granted, so that every backend reports alike.
 func RunAided(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snapshot, aid Aid, stopAtOptimum bool) (Result, error) {
 	q := p
 	stopAtOptimum = stopAtOptimum && in.Optimum > 0 && in.HasOptimum() && p.Target < in.Optimum
 	if stopAtOptimum {
 		q.Target = in.Optimum
 	}
-	now := time.Now()
-	if limit := DefaultLimitOf(e, in, q); limit > 0 {
-		q.Deadline = now.Add(limit)
-	}
-	q = q.WithDeadline(now)
+	limit := max(p.TimeLimit, DefaultLimitOf(e, in, p))
+	ctx, cancel := WithTimeLimit(ctx, limit)
+	defer cancel()
+	granted := LeftOf(ctx, time.Now())
 	res, err := SolveWith(ctx, e, in, q, snaps, aid)
-	res.Params.Deadline = time.Time{}
+	res.Limit, res.Granted = limit, granted
 	// the config Prepare made is for this run, not for the result's
 	// readers
 	res.Params.prepared = nil
@@ -148,7 +147,7 @@ func OptimalStart(e Engine, in *Instance, p Params) (res Result, ok bool, err er
 		res.StopReason = StopError
 		return res, true, err
 	}
-	res.Params.Deadline, res.Params.prepared = time.Time{}, nil
+	res.Params.prepared = nil
 	res.StopReason, res.Stopped = StopOptimum, true
 	return res, true, nil
 }
@@ -160,13 +159,14 @@ func runStopReason(ctx context.Context, p Params, in *Instance, res Result, stop
 		return StopTarget
 	case stopAtOptimum && res.Length <= in.Optimum && len(res.Tour) > 0:
 		return StopOptimum
-	case errors.Is(ctx.Err(), context.Canceled) && res.Stopped:
+	case !res.Stopped:
+		return StopDone
+	case errors.Is(context.Cause(ctx), ErrTimeLimit), errors.Is(context.Cause(ctx), context.DeadlineExceeded):
+		return StopTime
+	case ctx.Err() != nil:
 		return StopInterrupt
-	case errors.Is(ctx.Err(), context.DeadlineExceeded) && res.Stopped:
-		return StopTime
-	case res.Stopped:
-		// not the context nor the target: the engine's own budget
-		return StopTime
 	}
-	return StopDone
+	// not the context nor the target: the engine's own budget, or its
+	// check of the deadline before the context's timer fired
+	return StopTime
 }

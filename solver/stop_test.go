@@ -153,7 +153,9 @@ func TestFinishStopReasonWithoutContext(t *testing.T) {
 		{Params{}, false, "", StopDone},
 		{Params{Target: 14}, false, "", StopTarget},
 		{Params{Target: 13}, true, "", StopInterrupt},
-		{Params{TimeLimit: time.Nanosecond}, true, "", StopTime},
+		// why it stopped is the context's cause, which RunAided reads:
+		// Finish knows the engine's own reason alone
+		{Params{TimeLimit: time.Nanosecond}, true, "", StopInterrupt},
 		// ended by its time limit before the deadline (a batch's end)
 		{Params{TimeLimit: time.Hour}, true, StopTime, StopTime},
 		{Params{TimeLimit: time.Hour}, true, "", StopInterrupt},

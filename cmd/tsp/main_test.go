@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/png"
 	"io"
@@ -262,22 +263,39 @@ func TestEndReserve(t *testing.T) {
 		t.Errorf("writing the tour reserves nothing more: %v, %v", r, w)
 	}
 	res := endReserve(10_000_000, 0, false)
-	if got := remainingLimit(60*time.Second, time.Second+res); got != 59*time.Second-res {
-		t.Errorf("60 s, 1 s spent at 10M cities: %v", got)
+	start := time.Now().Add(-time.Second)
+	ctx, cancel := runContext(context.Background(), start, 60*time.Second, res)
+	defer cancel()
+	if d, ok := ctx.Deadline(); !ok || !d.Equal(start.Add(60*time.Second-res)) {
+		t.Errorf("60 s, 1 s spent at 10M cities: deadline %v after the start", d.Sub(start))
 	}
 }
 
-// TestSolveTimeFromStart: the engine gets what is left of --time after
-// the command's own set-up, and the report keeps the limit asked for.
+// TestSolveTimeFromStart: the run's context ends --time after the
+// command's start (at least a millisecond from now), for the time limit,
+// and the report keeps the limit asked for beside the time granted.
 func TestSolveTimeFromStart(t *testing.T) {
 	for _, c := range []struct{ limit, spent, want time.Duration }{
 		{5 * time.Second, time.Second, 4 * time.Second},
 		{5 * time.Second, 6 * time.Second, time.Millisecond},
 		{0, time.Second, 0},
 	} {
-		if got := remainingLimit(c.limit, c.spent); got != c.want {
-			t.Errorf("remainingLimit(%v, %v) = %v, want %v", c.limit, c.spent, got, c.want)
+		now := time.Now()
+		ctx, cancel := runContext(context.Background(), now.Add(-c.spent), c.limit, 0)
+		d, ok := ctx.Deadline()
+		switch {
+		case c.want == 0 && ok:
+			t.Errorf("limit %v: deadline %v", c.limit, d)
+		case c.want > 0 && (!ok || d.Before(now.Add(c.want)) || d.After(time.Now().Add(c.want))):
+			t.Errorf("limit %v, %v spent: deadline %v from now, want %v", c.limit, c.spent, d.Sub(now), c.want)
 		}
+		if c.want == time.Millisecond {
+			<-ctx.Done()
+			if !errors.Is(context.Cause(ctx), solver.ErrTimeLimit) {
+				t.Errorf("a run past its limit ends with %v, not the time limit", context.Cause(ctx))
+			}
+		}
+		cancel()
 	}
 	p := genCircle(t, 40)
 	jsonPath := filepath.Join(filepath.Dir(p), "w.json")
@@ -288,13 +306,19 @@ func TestSolveTimeFromStart(t *testing.T) {
 		Params struct {
 			TimeLimit int64 `json:"time_limit_ns"`
 		} `json:"params"`
+		Limit   float64 `json:"time_limit_seconds"`
+		Granted float64 `json:"time_granted_seconds"`
 	}
 	data, err := os.ReadFile(jsonPath)
 	if err == nil {
 		err = json.Unmarshal(data, &rep)
 	}
-	if err != nil || rep.Params.TimeLimit != int64(200*time.Millisecond) {
-		t.Errorf("report's time limit %d (%v), want the 200ms asked for", rep.Params.TimeLimit, err)
+	if err != nil || rep.Params.TimeLimit != int64(200*time.Millisecond) || rep.Limit != 0.2 {
+		t.Errorf("report's time limit %d, %v s (%v), want the 200ms asked for", rep.Params.TimeLimit, rep.Limit, err)
+	}
+	// the engine was given what the command's start left of the limit
+	if !(rep.Granted > 0 && rep.Granted < 0.2) {
+		t.Errorf("time granted %v s of the 0.2 asked", rep.Granted)
 	}
 }
 

@@ -80,7 +80,6 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	// --time counts from the command's start: reading a large instance is spent from the same budget, and so is the end of the run after the engine's deadline
 	read := time.Since(start)
 	reserve := endReserve(in.N, read, r.out != "")
-	p.TimeLimit = remainingLimit(r.p.TimeLimit, read+reserve)
 	plan, err := pl.Prepare(choice.Engine, in, p)
 	if err != nil {
 		return prepareError(choice.Engine, err)
@@ -91,7 +90,9 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet, verbose: r.verbose, alongside: !r.boundGiven, progressJSON: r.progress == "json",
 		clock: runClock{start: start, limit: r.p.TimeLimit, reserve: reserve}}
 	rt.adjust(&o)
-	out, err := solveWithProgress(ctx, e, plan, o)
+	rctx, cancel := runContext(ctx, start, r.p.TimeLimit, reserve)
+	out, err := solveWithProgress(rctx, e, plan, o)
+	cancel()
 	if errors.Is(err, session.ErrNoTour) {
 		fmt.Fprintf(e.stderr, "tsp: %v\n", session.ErrNoTour)
 		return errInterrupted
@@ -105,8 +106,6 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if out, err = rt.finish(plan, out); err != nil {
 		return err
 	}
-	out.Result.Params.TimeLimit = r.p.TimeLimit // the report says the limit asked for
-	out.Report.Params.TimeLimit = r.p.TimeLimit
 	return finishSolve(ctx, e, plan, out, o)
 }
 
@@ -184,10 +183,18 @@ func endReserve(n int, read time.Duration, out bool) time.Duration {
 	return max(time.Duration(n)*endNsPerCity*time.Nanosecond, time.Duration(float64(read)*share))
 }
 
-// remainingLimit is the engine's time limit when spent of the command's limit has gone (0: none; at least 1 ms, so the run still returns a tour).
-func remainingLimit(limit, spent time.Duration) time.Duration {
-	var from time.Time // any instant: the limit and what was spent count from it
-	return solver.Params{TimeLimit: limit}.WithDeadline(from).LimitFrom(from.Add(spent))
+// runContext is the context of a run whose command started at start with the time limit limit (0: none), reserve of it kept for
+// the run's end: its deadline, the one clock of the run, limit less reserve after start (at least 1 ms from now, so the run
+// still returns a tour), with the cause solver.ErrTimeLimit.
+func runContext(ctx context.Context, start time.Time, limit, reserve time.Duration) (context.Context, context.CancelFunc) {
+	if limit <= 0 {
+		return context.WithCancel(ctx)
+	}
+	end := start.Add(limit - reserve)
+	if soon := time.Now().Add(time.Millisecond); end.Before(soon) {
+		end = soon
+	}
+	return context.WithDeadlineCause(ctx, end, solver.ErrTimeLimit)
 }
 
 // solveAbout is tsp solve's help text.
@@ -317,7 +324,7 @@ func solveWithProgress(ctx context.Context, e *env, plan *session.Plan, o output
 	req := session.Request{Bound: o.alongside}
 	var pr *progress
 	if !o.quiet && plan.In.N > report.MaxTrivial {
-		pr = newProgress(e.stderr, plan.In, plan.Params.TimeLimit, o.progressJSON)
+		pr = newProgress(e.stderr, plan.In, solver.LeftOf(ctx, time.Now()), o.progressJSON)
 		pr.length = o.pathLength
 		req.OnSnapshot, req.Interval, req.OnBound = pr.show, pr.every, pr.setBound
 	}

@@ -40,8 +40,8 @@ func Solve(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solv
 // kicks, by default batchKicksFor its instance's size, its kicks drawn
 // from the stream of its instance's id, so that an instance's tour
 // depends on its id, the seed and the budget alone, not on the chunk it
-// came in nor on how the GPU's launches cut its kicks. p's deadline
-// (p.TimeLimit from the search's start) is a cap; kicks=0 searches until
+// came in nor on how the GPU's launches cut its kicks. p.TimeLimit from
+// the search's start, its context's deadline (Prepared.Search), is a cap; kicks=0 searches until
 // it instead, and then a time limit that leaves each instance enough core
 // time has the cores search the merged tours of mid-run with CPU auto
 // beside the GPU (polish_cuda.go). A result's Steps are the kicks of all
@@ -88,9 +88,12 @@ func prepareWith(ctx context.Context, ins []*solver.Instance, ids []uint64, p so
 
 // Search searches the chunk's instances on ru's GPU.
 func (pr *Prepared) Search(ctx context.Context, ru *device.Run) error {
-	pr.ctx = ctx
 	pr.start = time.Now()
-	pr.deadline = pr.p.WithDeadline(pr.start).Deadline
+	// the chunk's run starts here: its time limit becomes its context's
+	// deadline, which Finish ends
+	ctx, pr.stop = solver.WithTimeLimit(ctx, pr.p.TimeLimit)
+	pr.ctx = ctx
+	pr.deadline = solver.DeadlineOf(ctx, pr.start)
 	if pr.kicks == blockils.NoBudget && pr.deadline.IsZero() {
 		return errors.New("gpu batch: kicks=0 searches until the time limit: give one")
 	}
@@ -118,6 +121,8 @@ func (pr *Prepared) Finish() ([]solver.Result, error) {
 	// its end's merge may finish before the deadline
 	var reason solver.StopReason
 	switch {
+	case errors.Is(context.Cause(pr.ctx), solver.ErrTimeLimit):
+		reason = solver.StopTime
 	case pr.ctx.Err() != nil:
 		reason = solver.StopInterrupt
 	case !pr.deadline.IsZero() && (pr.kicks == blockils.NoBudget || !time.Now().Before(pr.deadline)):
@@ -179,6 +184,7 @@ type run struct {
 	budgets  []int64 // each instance's kicks a search (nil: by time)
 	seed     uint64
 	deadline time.Time
+	stop     context.CancelFunc // ends the context Search made (nil: none)
 	cfg      config
 	out      *batchOut
 	merges   []pendingMerge // the merges Finish makes

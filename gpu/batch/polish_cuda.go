@@ -3,6 +3,7 @@
 package batch
 
 import (
+	"context"
 	"runtime"
 	"time"
 
@@ -67,7 +68,9 @@ func (r *run) startPolish(part []int, all [][][]int32, seed uint64, deadline tim
 			if until < time.Millisecond {
 				return false
 			}
-			r, err := eng.Solve(ctx, in, solver.Params{Seed: seed + uint64(k), Workers: 1, Deadline: time.Now().Add(until), Start: device.Convert[int](child)}, nil)
+			kctx, cancel := context.WithTimeoutCause(ctx, until, solver.ErrTimeLimit)
+			r, err := eng.Solve(kctx, in, solver.Params{Seed: seed + uint64(k), Workers: 1, Start: device.Convert[int](child)}, nil)
+			cancel()
 			if err == nil && r.Length < cl {
 				p.tours[k] = device.Convert[int32](r.Tour)
 			}

@@ -486,7 +486,7 @@ func TestClimbBatchStartsNearestNeighbour(t *testing.T) {
 	e, _ := solver.Lookup(AlgoTwoOptClimb, solver.BackendGPU)
 	moves := map[string]int64{}
 	for _, start := range []string{"nn", "random"} {
-		res, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, TimeLimit: time.Minute, Extra: map[string]string{OptRestarts: "1", OptClimbStart: start}}, nil)
+		res, err := solver.RunAided(context.Background(), e, in, solver.Params{Seed: 1, TimeLimit: time.Minute, Extra: map[string]string{OptRestarts: "1", OptClimbStart: start}}, nil, solver.Aid{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -44,7 +44,7 @@ func TestMultiClimbTwoContexts(t *testing.T) {
 		},
 	})
 	p = gputest.WithOpts(solver.Params{Seed: 4, TimeLimit: 500 * time.Millisecond}, gputest.TwoContexts)
-	res, err = faulty.Solve(context.Background(), in, p, nil)
+	res, err = solver.RunAided(context.Background(), faulty, in, p, nil, solver.Aid{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,12 +37,12 @@ type RunLoop struct {
 	Settings solver.Settings
 }
 
-// NewRunLoop starts a run's loop at start: until p's deadline, else
-// p.TimeLimit after start (none when 0; solver.Params.WithDeadline),
-// snapshots at most once per interval (0: the default).
+// NewRunLoop starts a run's loop at start: until ctx's deadline (none
+// when it has none; solver.DeadlineOf), snapshots at most once per
+// interval (0: the default).
 func NewRunLoop(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time, interval time.Duration) *RunLoop {
 	return &RunLoop{Ctx: ctx, In: in, P: p, start: start, Sink: solver.NewSink(snaps, interval, start), BestLen: -1,
-		Deadline: p.WithDeadline(start).Deadline}
+		Deadline: solver.DeadlineOf(ctx, start)}
 }
 
 // Expired reports whether ctx has ended or the deadline has passed.

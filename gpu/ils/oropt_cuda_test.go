@@ -111,7 +111,7 @@ func TestOrILSEngine(t *testing.T) {
 			close(done)
 		}()
 		p := solver.Params{TimeLimit: time.Second, Seed: 1}
-		res, err := e.Solve(context.Background(), in, p, snaps)
+		res, err := solver.RunAided(context.Background(), e, in, p, snaps, solver.Aid{}, false)
 		close(snaps)
 		<-done
 		if err != nil {

@@ -211,7 +211,7 @@ func TestThreeOptILSEngine(t *testing.T) {
 	}{{gputest.RandomInstance(400, solver.Euc2D, 10000, 31), "coords"}, {gputest.RandomInstance(400, solver.Euc2D, 10000, 31), "matrix"}, {gputest.MatrixInstance(80, 32), ""}} {
 		in := c.in
 		greedy := solver.TourLength(in, construct.Greedy(in, neighbor.Nearest(in, 10)))
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, TimeLimit: time.Second, Extra: map[string]string{device.OptDist: c.dist}}, nil)
+		r, err := solver.RunAided(context.Background(), e, in, solver.Params{Seed: 1, TimeLimit: time.Second, Extra: map[string]string{device.OptDist: c.dist}}, nil, solver.Aid{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,7 +229,7 @@ func TestThreeOptILSEngine(t *testing.T) {
 	// bad options are one-line errors
 	in := gputest.RandomInstance(50, solver.Euc2D, 1000, 1)
 	for _, ex := range []map[string]string{{OptRKBI: "0"}, {OptRKBI: "x"}, {device.OptDist: "disk"}} {
-		if _, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 100 * time.Millisecond, Extra: ex}, nil); err == nil {
+		if _, err := solver.RunAided(context.Background(), e, in, solver.Params{TimeLimit: 100 * time.Millisecond, Extra: ex}, nil, solver.Aid{}, false); err == nil {
 			t.Fatalf("options %v: no error", ex)
 		}
 	}

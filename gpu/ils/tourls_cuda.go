@@ -269,7 +269,7 @@ func solveTourLS(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	if len(in.FixedEdges) > 0 {
 		return solver.Result{}, fmt.Errorf("%w: 2opt-or does not keep fixed edges", device.ErrUnsupported)
 	}
-	deadline := p.WithDeadline(start).Deadline
+	deadline := solver.DeadlineOf(ctx, start)
 	cfg, err := tourLSSpec.Parse(in, p)
 	if err != nil {
 		return solver.Result{}, err

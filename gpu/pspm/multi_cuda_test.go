@@ -211,7 +211,7 @@ func TestMultiPSPMStops(t *testing.T) {
 	long := gputest.WithOpts(solver.Params{Seed: 1}, "t0=100", "tend=0.1", "alpha=0.9999", "sweeps=4", gputest.TwoContexts)
 	p := long
 	p.TimeLimit = 300 * time.Millisecond
-	res, err := e.Solve(context.Background(), in, p, nil)
+	res, err := solver.RunAided(context.Background(), e, in, p, nil, solver.Aid{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestMultiPSPMStops(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
-	res, err = e.Solve(ctx, in, long, nil)
+	res, err = solver.RunAided(ctx, e, in, long, nil, solver.Aid{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func BenchmarkMultiPSPM(b *testing.B) {
 		b.Run("gpus="+gpus, func(b *testing.B) {
 			for range b.N {
 				p := gputest.WithOpts(solver.Params{Seed: 1, TimeLimit: time.Second}, "alpha=0.99", device.OptGPUs+"="+gpus)
-				res, err := e.Solve(context.Background(), in, p, nil)
+				res, err := solver.RunAided(context.Background(), e, in, p, nil, solver.Aid{}, false)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -54,14 +54,14 @@ type pspmRun struct {
 // with a share of the searches on every context of sel (pspmGroup).
 func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, shape pspmShape, sel []device.DevSlot, hooks pspmHooks) (solver.Result, error) {
 	start := time.Now()
-	fit := cooling.FitsToLimit(p)
+	fit := cooling.FitsToLimit(ctx, p)
 	s, err := newPSPMRun(e.Name(), shape, in, p)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	if fit && s.draw.lists != nil && len(p.Start) != in.N {
 		// a fitted schedule restarts from the greedy tour
-		_, t, ok := device.StartTour(ctx, p.WithDeadline(start).Deadline, in, p, 8, solver.NewSink(nil, 0, start))
+		_, t, ok := device.StartTour(ctx, solver.DeadlineOf(ctx, start), in, p, 8, solver.NewSink(nil, 0, start))
 		if ok {
 			s.greedy = t
 		}
@@ -79,7 +79,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if len(g.shares) == 0 {
 		return solver.Result{}, first
 	}
-	deadline := g.plan(p, start, fit)
+	deadline := g.plan(p, solver.DeadlineOf(ctx, start), fit)
 	sink.SendPhase(solver.PhaseSearch, 0)
 	stopped, err := g.anneal(ctx, sink, deadline)
 	if err != nil {
@@ -129,11 +129,10 @@ func freeHosts(all []*pspmRun) {
 }
 
 // plan sets the group's schedule from its first share's parameters (p:
-// the caller's) and the iterations of a launch, and returns the deadline
-// (zero: none).
-func (g *pspmGroup) plan(p solver.Params, start time.Time, fit bool) time.Time {
+// the caller's) and the iterations of a launch to the run's deadline
+// (zero: none), and returns it.
+func (g *pspmGroup) plan(p solver.Params, deadline time.Time, fit bool) time.Time {
 	lead := g.shares[0]
-	deadline := lead.p.WithDeadline(start).Deadline
 	g.sched = newPSPMSchedule(lead.p, lead.n, lead.draw, fit, deadline)
 	if g.greedy != nil && !p.Given("t0") {
 		g.sched.coolFrom = lead.draw.from

@@ -160,7 +160,7 @@ func TestPSPMHonoursTimeLimit(t *testing.T) {
 	in := gputest.RandomInstance(5000, solver.Euc2D, 100000, 77)
 	// Lam's schedule (alpha given: not fitted): 1146 steps of 50,000 iterations
 	p := gputest.WithOpts(solver.Params{Seed: 3, TimeLimit: 300 * time.Millisecond}, "alpha=0.99")
-	r, err := e.Solve(context.Background(), in, p, nil)
+	r, err := solver.RunAided(context.Background(), e, in, p, nil, solver.Aid{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestPSPMFitsScheduleToLimit(t *testing.T) {
 	e, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
 	in := gputest.RandomInstance(5000, solver.Euc2D, 100000, 78)
 	p := solver.Params{Seed: 3, TimeLimit: time.Second}
-	r, err := e.Solve(context.Background(), in, p, nil)
+	r, err := solver.RunAided(context.Background(), e, in, p, nil, solver.Aid{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestPSPMFitsScheduleToLimit(t *testing.T) {
 		t.Fatalf("a fitted 1-s run ended by %v, want its limit or its schedule", r.StopReason)
 	}
 	p = gputest.WithOpts(p, "alpha=0.99") // Lam's, cut by the limit
-	cut, err := e.Solve(context.Background(), in, p, nil)
+	cut, err := solver.RunAided(context.Background(), e, in, p, nil, solver.Aid{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func BenchmarkPSPM(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				p.Seed = uint64(i + 1)
-				r, err := e.Solve(context.Background(), in, p, nil)
+				r, err := solver.RunAided(context.Background(), e, in, p, nil, solver.Aid{}, false)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,6 +1,6 @@
 // Package fakeengine is a small solver engine for the front ends' tests:
-// a random 2-opt annealer that honours Start, t0, TimeLimit and the
-// context, sends snapshots through a Sink (with phases) and records the
+// a random 2-opt annealer that honours Start, t0 and the context (its
+// deadline), sends snapshots through a Sink (with phases) and records the
 // Params of every Solve. Tests register it under names of their own, so
 // the app's and the session's tests never depend on the real engines.
 package fakeengine
@@ -85,14 +85,14 @@ func (Engine) Describe() string { return "test engine: random 2-opt annealing" }
 func (e Engine) Available() error { return e.Unavailable }
 
 // Solve anneals with random 2-opt moves until 100,000 temperature steps,
-// the time limit (1 s when none) or the context ends it.
+// the context's deadline (1 s when it has none) or its end.
 func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	mu.Lock()
 	calls = append(calls, p)
 	mu.Unlock()
 	start := time.Now()
 	sink := solver.NewSink(snaps, 5*time.Millisecond, start)
-	limit := p.TimeLimit
+	limit := solver.LeftOf(ctx, start)
 	if limit <= 0 {
 		limit = time.Second
 	}

@@ -3,6 +3,7 @@
 package cooling
 
 import (
+	"context"
 	"math"
 	"time"
 
@@ -143,9 +144,9 @@ func (c *Plan) Run() *solver.ScheduleRun {
 }
 
 // FitsToLimit reports whether an annealer fits its cooling to the run's
-// deadline: the run has one (solver.Params.WithDeadline) and neither
-// alpha nor sweeps, which pin the schedule (as the reproduction suites
-// do), is given.
-func FitsToLimit(p solver.Params) bool {
-	return !p.WithDeadline(time.Now()).Deadline.IsZero() && !p.Given("alpha") && !p.Given("sweeps")
+// deadline: its context has one and neither alpha nor sweeps, which pin
+// the schedule (as the reproduction suites do), is given.
+func FitsToLimit(ctx context.Context, p solver.Params) bool {
+	_, ok := ctx.Deadline()
+	return ok && !p.Given("alpha") && !p.Given("sweeps")
 }

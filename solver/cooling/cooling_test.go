@@ -1,6 +1,7 @@
 package cooling
 
 import (
+	"context"
 	"math"
 	"testing"
 	"time"
@@ -110,19 +111,25 @@ func TestCoolingOutOfTime(t *testing.T) {
 	}
 }
 
+// FitsToLimit fits a schedule to the deadline of the run's context, not
+// to a time limit in its params, unless alpha or sweeps pin it.
 func TestFitsToLimit(t *testing.T) {
+	timed, cancel := solver.WithTimeLimit(context.Background(), time.Second)
+	defer cancel()
 	for _, c := range []struct {
+		ctx  context.Context
 		p    solver.Params
 		want bool
 	}{
-		{solver.Params{TimeLimit: time.Second}, true},
-		{solver.Params{}, false},
-		{solver.Params{TimeLimit: time.Second, Extra: map[string]string{"alpha": "0.99"}}, false},
-		{solver.Params{TimeLimit: time.Second, Extra: map[string]string{"sweeps": "10"}}, false},
-		{solver.Params{TimeLimit: time.Second, Extra: map[string]string{"sweeps": "0"}}, true},
-		{solver.Params{TimeLimit: time.Second, Extra: map[string]string{"t0": "100"}}, true},
+		{timed, solver.Params{}, true},
+		{context.Background(), solver.Params{}, false},
+		{context.Background(), solver.Params{TimeLimit: time.Second}, false},
+		{timed, solver.Params{Extra: map[string]string{"alpha": "0.99"}}, false},
+		{timed, solver.Params{Extra: map[string]string{"sweeps": "10"}}, false},
+		{timed, solver.Params{Extra: map[string]string{"sweeps": "0"}}, true},
+		{timed, solver.Params{Extra: map[string]string{"t0": "100"}}, true},
 	} {
-		if got := FitsToLimit(c.p); got != c.want {
+		if got := FitsToLimit(c.ctx, c.p); got != c.want {
 			t.Errorf("%+v: %v, want %v", c.p, got, c.want)
 		}
 	}

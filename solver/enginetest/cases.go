@@ -142,7 +142,7 @@ func testFixedEdges(t *testing.T, e solver.Engine, c Config) {
 	for i := 0; i+1 < in.N; i += 10 {
 		in.FixedEdges = append(in.FixedEdges, [2]int{i, i + 1})
 	}
-	res, err := e.Solve(context.Background(), in, c.budget(e), nil)
+	res, err := solver.RunAided(context.Background(), e, in, c.budget(e), nil, solver.Aid{}, false)
 	if err != nil {
 		if solver.KeepsFixedEdges(e) {
 			t.Fatalf("keeps fixed edges, yet: %v", err)

@@ -113,12 +113,13 @@ func (c Config) open(e solver.Engine) solver.Params {
 	return solver.Params{}
 }
 
-// solveChecked runs e and checks the result every case asks for: no
-// error, a permutation of the cities whose length recomputed is Length,
-// and the engine's identity in it.
+// solveChecked runs e as the pipeline does (solver.RunAided: p's time
+// limit the deadline of ctx, the stop reason from its cause) and checks
+// the result every case asks for: no error, a permutation of the cities
+// whose length recomputed is Length, and the engine's identity in it.
 func solveChecked(t *testing.T, ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) solver.Result {
 	t.Helper()
-	res, err := e.Solve(ctx, in, p, snaps)
+	res, err := solver.RunAided(ctx, e, in, p, snaps, solver.Aid{}, false)
 	if err != nil {
 		t.Fatalf("%s/%s: %v", e.Name(), e.Backend(), err)
 	}

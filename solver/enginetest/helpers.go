@@ -13,15 +13,16 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// Solve runs the CPU engine called name on in with p and fails t unless
-// it returns a valid tour of exactly its reported length.
+// Solve runs the CPU engine called name on in with p, its time limit the
+// deadline of the run's context (solver.RunAided), and fails t unless it
+// returns a valid tour of exactly its reported length.
 func Solve(t testing.TB, name string, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) solver.Result {
 	t.Helper()
 	e, err := solver.Lookup(name, solver.BackendCPU)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Solve(context.Background(), in, p, snaps)
+	res, err := solver.RunAided(context.Background(), e, in, p, snaps, solver.Aid{}, false)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

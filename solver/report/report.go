@@ -43,12 +43,20 @@ type Report struct {
 	// OptimumEstimate is Instance.EstimateOptimum in the file's units
 	// when the optimum is unknown and it applies (a large plane instance):
 	// an estimate, no bound, so no gap is measured against it.
-	OptimumEstimate *float64          `json:"optimum_estimate,omitempty"`
-	ElapsedSeconds  float64           `json:"elapsed_seconds"`
-	MovesEvaluated  int64             `json:"moves_evaluated"`
-	MovesPerSecond  float64           `json:"moves_per_second"`
-	Stopped         bool              `json:"stopped"`
-	StopReason      solver.StopReason `json:"stop_reason,omitempty"`
+	OptimumEstimate *float64 `json:"optimum_estimate,omitempty"`
+	ElapsedSeconds  float64  `json:"elapsed_seconds"`
+	// TimeLimitSeconds is the time limit asked for the run (the engine's
+	// default where none was given; 0: none) and TimeGrantedSeconds the
+	// time its engine was given to its deadline (0: none), less where
+	// the front end spent some of the limit before the run (reading the
+	// instance) or keeps some for its end (solver.Result's Limit and
+	// Granted).
+	TimeLimitSeconds   float64           `json:"time_limit_seconds"`
+	TimeGrantedSeconds float64           `json:"time_granted_seconds"`
+	MovesEvaluated     int64             `json:"moves_evaluated"`
+	MovesPerSecond     float64           `json:"moves_per_second"`
+	Stopped            bool              `json:"stopped"`
+	StopReason         solver.StopReason `json:"stop_reason,omitempty"`
 	// Schedule is the annealing schedule that ran, its temperatures in
 	// the file's units, omitted for engines without one.
 	Schedule *solver.ScheduleRun `json:"schedule,omitempty"`
@@ -130,25 +138,27 @@ func NewBound(in *solver.Instance, lb int64, est float64) BoundReport {
 // taken from in (after any override the caller applied to in.Optimum).
 func New(in *solver.Instance, r solver.Result) Report {
 	rep := Report{
-		Subject:        NewSubject(in),
-		Algorithm:      r.Algorithm,
-		Backend:        r.Backend,
-		Device:         r.Device,
-		Seed:           r.Params.Seed,
-		Params:         r.Params,
-		Settings:       r.Settings,
-		Length:         in.LengthValue(r.Length),
-		LengthScaled:   r.Length,
-		ElapsedSeconds: r.Elapsed.Seconds(),
-		MovesEvaluated: r.Moves,
-		MovesPerSecond: r.MovesPerSecond(),
-		Stopped:        r.Stopped,
-		StopReason:     r.StopReason,
-		Schedule:       r.Schedule.InFileUnits(in),
-		Account:        r.Account,
-		Version:        buildinfo.Version(),
-		Commit:         buildinfo.Commit(),
-		Tour:           make([]int, len(r.Tour)),
+		Subject:            NewSubject(in),
+		Algorithm:          r.Algorithm,
+		Backend:            r.Backend,
+		Device:             r.Device,
+		Seed:               r.Params.Seed,
+		Params:             r.Params,
+		Settings:           r.Settings,
+		Length:             in.LengthValue(r.Length),
+		LengthScaled:       r.Length,
+		ElapsedSeconds:     r.Elapsed.Seconds(),
+		TimeLimitSeconds:   r.Limit.Seconds(),
+		TimeGrantedSeconds: r.Granted.Seconds(),
+		MovesEvaluated:     r.Moves,
+		MovesPerSecond:     r.MovesPerSecond(),
+		Stopped:            r.Stopped,
+		StopReason:         r.StopReason,
+		Schedule:           r.Schedule.InFileUnits(in),
+		Account:            r.Account,
+		Version:            buildinfo.Version(),
+		Commit:             buildinfo.Commit(),
+		Tour:               make([]int, len(r.Tour)),
 	}
 	for i, c := range r.Tour {
 		rep.Tour[i] = c + 1

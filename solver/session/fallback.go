@@ -27,11 +27,12 @@ func Fallback(in *solver.Instance, p solver.Params) []int {
 // keepBest returns the run's result, or the Fallback tour in its place
 // when the run was stopped (ctx ended) and the engine's tour is longer or
 // missing (fell): an engine stopped in its set-up returns an order it never
-// searched. A run that ended by itself keeps the engine's tour, so that
-// a timed run pays nothing for the check.
+// searched. A run that ended by itself or by its time limit
+// (solver.ErrTimeLimit) with a tour keeps the engine's tour, so that a
+// timed run pays nothing for the check.
 // fell reports whether the Fallback took the engine's place.
 func (pl *Plan) keepBest(ctx context.Context, res solver.Result, err error, p solver.Params) (_ solver.Result, fell bool, _ error) {
-	if ctx.Err() == nil {
+	if ctx.Err() == nil || (err == nil && errors.Is(context.Cause(ctx), solver.ErrTimeLimit)) {
 		return res, false, err
 	}
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {

@@ -155,7 +155,7 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	if req.Params != nil {
 		p = *req.Params
 	}
-	if ctx.Err() != nil && p.Start == nil {
+	if ctx.Err() != nil && !errors.Is(context.Cause(ctx), solver.ErrTimeLimit) && p.Start == nil {
 		return Outcome{Result: solver.Result{StopReason: solver.StopInterrupt, Stopped: true}}, ErrNoTour
 	}
 	var lb *boundRun
@@ -170,7 +170,7 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 		cached = startCached(pl.In, &req)
 	}
 	if bounded {
-		lb = pl.pl.startBound(ctx, pl.In, dev, p.TimeLimit, req.OnBound)
+		lb = pl.pl.startBound(ctx, pl.In, dev, boundLimit(ctx, p.TimeLimit), req.OnBound)
 		defer lb.end()
 	}
 	snaps, forwarded := forward(req.OnSnapshot, req.Interval)
@@ -208,6 +208,15 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	out.Report = report.New(pl.In, out.Result)
 	RecordBound(&out.Report, pl.In, out.Bound)
 	return out, nil
+}
+
+// boundLimit is the time of the bound beside a run with the time limit
+// limit (0: none) on ctx: what ctx's deadline leaves when it comes first.
+func boundLimit(ctx context.Context, limit time.Duration) time.Duration {
+	if left := solver.LeftOf(ctx, time.Now()); left > 0 && (limit == 0 || left < limit) {
+		return left
+	}
+	return limit
 }
 
 // BoundAfter spends up to limit after a run that gave out on a lower

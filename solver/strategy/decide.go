@@ -86,7 +86,7 @@ type Facts struct {
 	// Workers is the run's workers (0: not known yet).
 	Workers int
 	// TimeLimit is the time left to the run's deadline when it is
-	// decided (Params.LimitFrom; 0: none, a kicks budget); Kicks the
+	// decided (solver.LeftOf; 0: none, a kicks budget); Kicks the
 	// kicks budget (0: none).
 	TimeLimit time.Duration
 	Kicks     int

@@ -18,11 +18,12 @@ import (
 const FittedThreads = 8
 
 // saDefaults checks p against engine e and the instance, reads the
-// engine's options (returned too) and fills the schedule's defaults; fitThreads gives a
+// engine's options (returned too) and fills the schedule's defaults; with
+// fit (cooling.FitsToLimit), fitThreads gives a
 // schedule fitted to the time limit FittedThreads moves per iteration
 // when threads is not given.
-func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThreads bool) (solver.Anneal, annealConfig, error) {
-	fittedDefault := !p.Given("threads") && cooling.FitsToLimit(p)
+func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThreads, fit bool) (solver.Anneal, annealConfig, error) {
+	fittedDefault := !p.Given("threads") && fit
 	c, err := solver.Configure(annealSpecs[e.Name()], e, in, p)
 	if err != nil {
 		return solver.Anneal{}, c, err
@@ -494,8 +495,8 @@ type saEngine struct {
 }
 
 func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
-	fit := cooling.FitsToLimit(q)
-	p, c, err := saPrepare(e, in, q, e.parallel)
+	fit := cooling.FitsToLimit(ctx, q)
+	p, c, err := saPrepare(e, in, q, e.parallel, fit)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -519,11 +520,11 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Param
 
 // saPrepare checks and completes the parameters of an annealing engine
 // (fitThreads as saDefaults), and returns its options.
-func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params, fitThreads bool) (solver.Anneal, annealConfig, error) {
+func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params, fitThreads, fit bool) (solver.Anneal, annealConfig, error) {
 	if err := runctl.CheckStart(in, q); err != nil {
 		return solver.Anneal{}, annealConfig{}, err
 	}
-	p, c, err := saDefaults(e, in, q, fitThreads)
+	p, c, err := saDefaults(e, in, q, fitThreads, fit)
 	if err != nil {
 		return p, c, err
 	}

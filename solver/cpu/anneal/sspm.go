@@ -53,8 +53,8 @@ type candidate struct {
 type sspmEngine struct{ runctl.Identity }
 
 func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
-	fit := cooling.FitsToLimit(q)
-	p, _, err := saPrepare(e, in, q, false)
+	fit := cooling.FitsToLimit(ctx, q)
+	p, _, err := saPrepare(e, in, q, false, fit)
 	if err != nil {
 		return solver.Result{}, err
 	}

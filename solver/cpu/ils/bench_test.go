@@ -93,7 +93,7 @@ func BenchmarkEngines(b *testing.B) {
 				default:
 					p.Extra = map[string]string{OptKicks: "2000"}
 				}
-				res, err := e.Solve(context.Background(), in, p, nil)
+				res, err := solver.RunAided(context.Background(), e, in, p, nil, solver.Aid{}, false)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -200,8 +200,7 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 	if err != nil {
 		return solver.Result{}, err
 	}
-	p = p.WithDeadline(start)
-	st := e.decide(e.facts(cfg.o, in, cfg.given, cfg.w, p.LimitFrom(start))).Strategy
+	st := e.decide(e.facts(cfg.o, in, cfg.given, cfg.w, solver.LeftOf(ctx, start))).Strategy
 	return e.run(ctx, in, p, snaps, aid, cfg, st, start)
 }
 
@@ -495,7 +494,7 @@ func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, e
 		// starts from the greedy tour on the alpha lists, which
 		// measured ahead of the greedy tour on the nearest lists
 		// (docs/DECISIONS.md#alpha-start).
-		opts.Time = strategy.AscentWaitShare.Of(r.p.LimitFrom(r.start))
+		opts.Time = strategy.AscentWaitShare.Of(solver.LeftOf(ctx, r.start))
 		r.alphaLater(ctx, opts, k, solver.ListsNearest)
 		return near, nil
 	}
@@ -1043,7 +1042,6 @@ func (a AutoEngine) Run(ctx context.Context, in *solver.Instance, p solver.Param
 	if err := runctl.CheckStart(in, p); err != nil {
 		return solver.Result{}, err
 	}
-	p = p.WithDeadline(start)
 	return a.run(ctx, in, p, snaps, aid, cfg, st, start)
 }
 
@@ -1066,7 +1064,6 @@ func (e ilsEngine) solvePop(ctx context.Context, in *solver.Instance, p solver.P
 		return res, err
 	}
 	res.Algorithm, res.Params = e.ID, p
-	res.Params.Deadline = time.Time{}
 	res.Elapsed = time.Since(start)
 	return res, nil
 }

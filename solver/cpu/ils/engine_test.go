@@ -157,7 +157,10 @@ func checkCancelled(t *testing.T, name string, in *solver.Instance, d time.Durat
 	e, _ := solver.Lookup(name, solver.BackendCPU)
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	res, err := e.Solve(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Hour, Extra: extra}, nil)
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Hour, Extra: extra}
+	ctx, stop := solver.WithTimeLimit(ctx, p.TimeLimit) // the front end's one deadline
+	defer stop()
+	res, err := e.Solve(ctx, in, p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,6 +374,8 @@ func watchAscent(t *testing.T, waits int, ok func(best, greedy int64) bool) (int
 	}
 	e, _ := solver.Lookup("auto", solver.BackendCPU)
 	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 20 * time.Second, Extra: map[string]string{OptCandidates: "alpha"}}
+	ctx, stop := solver.WithTimeLimit(ctx, p.TimeLimit) // the front end's one deadline
+	defer stop()
 	_, err = e.(ilsEngine).SolveAided(ctx, in, p, snaps, solver.Aid{Device: ascent})
 	close(snaps)
 	if err != nil || !asked.Load() {
@@ -427,7 +432,10 @@ func TestAlphaListsTakenLater(t *testing.T) {
 	}()
 	// epochs of 500 kicks per worker between exchanges
 	e := tweaked(t, "auto", func(o *ilsOptions) { o.cfg.sync = 500 })
-	res, err := e.SolveAided(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Minute, Extra: map[string]string{OptCandidates: "alpha", OptShare: "best"}}, nil, solver.Aid{Ascents: ascents})
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Minute, Extra: map[string]string{OptCandidates: "alpha", OptShare: "best"}}
+	ctx, stop := solver.WithTimeLimit(ctx, p.TimeLimit) // the front end's one deadline
+	defer stop()
+	res, err := e.SolveAided(ctx, in, p, nil, solver.Aid{Ascents: ascents})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -499,6 +507,8 @@ func TestEngineContractAutoPaths(t *testing.T) {
 	defer cancel()
 	first := &firstCall{paths: fake, cancel: cancel}
 	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Minute, Extra: map[string]string{OptPartition: "on", OptCandidates: "nearest"}}
+	ctx, stop := solver.WithTimeLimit(ctx, p.TimeLimit) // the front end's one deadline
+	defer stop()
 	res, err := asideEngine{auto, first}.Solve(ctx, in, p, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -543,7 +553,9 @@ func TestMergedRestarts(t *testing.T) {
 		shown <- seen
 	}()
 	e := tweaked(t, "auto", func(o *ilsOptions) { o.restart = 50 })
-	res, err := e.Solve(context.Background(), in, p, snaps)
+	ctx, stop := solver.WithTimeLimit(context.Background(), p.TimeLimit) // the front end's one deadline
+	defer stop()
+	res, err := e.Solve(ctx, in, p, snaps)
 	close(snaps)
 	if err != nil {
 		t.Fatal(err)

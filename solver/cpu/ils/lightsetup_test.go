@@ -91,7 +91,7 @@ func TestCrowdedCancel(t *testing.T) {
 		}
 	}()
 	// the time limit only bounds a failing test; the cancel ends the run
-	res, err := e.Solve(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Minute}, snaps)
+	res, err := solver.RunAided(ctx, e, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Minute}, snaps, solver.Aid{}, false)
 	close(snaps)
 	if err != nil {
 		t.Fatal(err)

@@ -194,7 +194,7 @@ func TestSlowDeviceDelaysNoTour(t *testing.T) {
 	done := make(chan outcome, 1)
 	go func() {
 		p := solver.Params{Seed: 1, Workers: 4, TimeLimit: 10 * time.Minute, Extra: map[string]string{OptMove: "chain"}}
-		r, err := e.(solver.Aided).SolveAided(ctx, in, p, nil, solver.Aid{Device: slow, FirstTour: first})
+		r, err := solver.RunAided(ctx, e, in, p, nil, solver.Aid{Device: slow, FirstTour: first}, false)
 		done <- outcome{r, err}
 	}()
 	select {

@@ -82,7 +82,7 @@ func TestAutoRunsPop(t *testing.T) {
 	in := uniformInstance(1200, 5)
 	e, _ := solver.Lookup("auto", solver.BackendCPU)
 	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Second} // 0.75 ms a city on 2 workers: pop
-	res, err := e.Solve(context.Background(), in, p, nil)
+	res, err := solver.RunAided(context.Background(), e, in, p, nil, solver.Aid{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func solveWithin(t *testing.T, limit time.Duration, ctx context.Context, name st
 	}
 	done := make(chan out, 1)
 	go func() {
-		res, err := e.Solve(ctx, in, p, solver.Latest())
+		res, err := solver.RunAided(ctx, e, in, p, solver.Latest(), solver.Aid{}, false)
 		done <- out{res, err}
 	}()
 	select {

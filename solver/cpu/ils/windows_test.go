@@ -20,7 +20,7 @@ func TestAutoWindows(t *testing.T) {
 	in := uniformInstance(strategy.WindowsMinN, 31)
 	p := withOpts(solver.Params{TimeLimit: 8 * time.Second, Seed: 1, Workers: 2}, "windows=on")
 	e := tweaked(t, "auto", func(o *ilsOptions) { o.win.rate, o.win.start, o.win.slice = 0, 0, 1000 })
-	res, err := e.Solve(context.Background(), in, p, nil)
+	res, err := solver.RunAided(context.Background(), e, in, p, nil, solver.Aid{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,9 @@ func TestAutoWindows(t *testing.T) {
 // tour, after its first gain, gains too little a second, and the run
 // resumes to its own deadline.
 func TestHandOver(t *testing.T) {
-	c := runctl.NewControl(context.Background(), solver.Params{TimeLimit: time.Hour}, 1, nil, time.Now())
+	hour, stop := solver.WithTimeLimit(context.Background(), time.Hour)
+	defer stop()
+	c := runctl.NewControl(hour, solver.Params{}, 1, nil, time.Now())
 	c.Offer([]int32{0, 1, 2}, 1000)
 	r := &ilsRun{c: c}
 	done := make(chan struct{})
@@ -57,8 +59,8 @@ func TestHandOver(t *testing.T) {
 	if !c.Resume(c.Start.Add(time.Hour)) || c.Done() {
 		t.Fatal("the run did not resume after the hand-over")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	c = runctl.NewControl(ctx, solver.Params{TimeLimit: time.Hour}, 1, nil, time.Now())
+	ctx, cancel := context.WithCancel(hour)
+	c = runctl.NewControl(ctx, solver.Params{}, 1, nil, time.Now())
 	cancel()
 	if c.Resume(c.Start.Add(time.Hour)) || !c.Done() {
 		t.Fatal("a cancelled run resumed")

@@ -85,7 +85,7 @@ func TestLocalSearchesOnAThousandCities(t *testing.T) {
 	for _, seed := range []uint64{2, 3} {
 		// the time limit bounds the run under the race detector too
 		p := solver.Params{Seed: seed, Workers: 2, TimeLimit: 3 * time.Second, Extra: map[string]string{"kicks": "100", "rounds": "4", "pool": "3"}}
-		res, err := e.Solve(context.Background(), in, p, nil)
+		res, err := solver.RunAided(context.Background(), e, in, p, nil, solver.Aid{}, false)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -125,7 +125,7 @@ func TestShowsBestDuringRound(t *testing.T) {
 			}
 		}
 	}()
-	res, err := e.Solve(ctx, in, p, snaps)
+	res, err := solver.RunAided(ctx, e, in, p, snaps, solver.Aid{}, false)
 	close(snaps)
 	<-done
 	if err != nil {
@@ -175,7 +175,7 @@ func solveShowing(e solver.Engine, in *solver.Instance, p solver.Params, ph solv
 		}
 		shown <- seen
 	}()
-	res, err := e.Solve(context.Background(), in, p, snaps)
+	res, err := solver.RunAided(context.Background(), e, in, p, snaps, solver.Aid{}, false)
 	close(snaps)
 	return res, <-shown, err
 }

@@ -145,7 +145,7 @@ func TestEngineWithTourPool(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	fake.called = cancel
-	res, err := Solve(ctx, in, long, nil, solver.Aid{Pool: open})
+	res, err := solver.RunAided(ctx, engine{}, in, long, nil, solver.Aid{Pool: open}, false)
 	fake.called = nil
 	if err != nil {
 		t.Fatal(err)
@@ -156,14 +156,14 @@ func TestEngineWithTourPool(t *testing.T) {
 	refuse := func(in *solver.Instance, _ uint64) (solver.TourPool, error) {
 		return nil, fmt.Errorf("%w: test", solver.ErrNoTourPool)
 	}
-	res, err = Solve(context.Background(), in, p, nil, solver.Aid{Pool: refuse})
+	res, err = solver.RunAided(context.Background(), engine{}, in, p, nil, solver.Aid{Pool: refuse}, false)
 	if err != nil || res.Account.GPU == nil || res.Account.GPU.NoPool != solver.NoPoolInstance {
 		t.Fatalf("refused: %v, account %+v", err, res.Account.GPU)
 	}
 	fixed := *in
 	fixed.FixedEdges = [][2]int{{0, 1}}
 	keeping := &twoOptPool{in: &fixed}
-	res, err = Solve(context.Background(), &fixed, p, nil, solver.Aid{Pool: func(*solver.Instance, uint64) (solver.TourPool, error) { return keeping, nil }})
+	res, err = solver.RunAided(context.Background(), engine{}, &fixed, p, nil, solver.Aid{Pool: func(*solver.Instance, uint64) (solver.TourPool, error) { return keeping, nil }}, false)
 	if g := res.Account.GPU; err != nil || g == nil || g.NoPool != "" || g.Rounds == 0 {
 		t.Fatalf("fixed edges: %v, account %+v", err, g)
 	}
@@ -171,7 +171,7 @@ func TestEngineWithTourPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	failing := func(*solver.Instance, uint64) (solver.TourPool, error) { return nil, errors.New("device lost") }
-	res, err = Solve(context.Background(), in, p, nil, solver.Aid{Pool: failing})
+	res, err = solver.RunAided(context.Background(), engine{}, in, p, nil, solver.Aid{Pool: failing}, false)
 	if err != nil || len(res.Account.Warnings) != 1 || !strings.Contains(res.Account.Warnings[0], "device lost") {
 		t.Fatalf("failing: %v, warnings %q", err, res.Account.Warnings)
 	}
@@ -191,7 +191,7 @@ func TestEAXTakesGPUMembers(t *testing.T) {
 	fake := &twoOptPool{in: in}
 	open := func(*solver.Instance, uint64) (solver.TourPool, error) { return fake, nil }
 	p := solver.Params{Seed: 2, Workers: 2, TimeLimit: time.Second, Extra: map[string]string{"ga": "10"}}
-	res, err := engine{}.SolveAided(context.Background(), in, p, nil, solver.Aid{Pool: open})
+	res, err := solver.RunAided(context.Background(), engine{}, in, p, nil, solver.Aid{Pool: open}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestEAXTakesGPUMembers(t *testing.T) {
 		t.Fatalf("EAX account %+v, want at least %d members from the GPU", e, fake.Slots())
 	}
 	// no pool: the cores' descents alone
-	res, err = engine{}.Solve(context.Background(), in, p, nil)
+	res, err = solver.RunAided(context.Background(), engine{}, in, p, nil, solver.Aid{}, false)
 	if e := res.Account.EAX; err != nil || e == nil || e.FromGPU != 0 {
 		t.Fatalf("%v, EAX account %+v", err, e)
 	}

@@ -68,7 +68,7 @@ func (e engine) solve(ctx context.Context, in *solver.Instance, p solver.Params,
 		return runctl.ExactSmall(in, e, p, snaps, start)
 	}
 	s := &search{e: e, in: in, p: p, o: o, w: w, start: start, sink: solver.NewSink(snaps, 0, start)}
-	if s.deadline = p.DeadlineFrom(start); !s.deadline.IsZero() {
+	if s.deadline = solver.DeadlineOf(ctx, start); !s.deadline.IsZero() {
 		s.limit = s.deadline.Sub(start)
 	}
 	if s.limit == 0 && o.rounds == 0 {

@@ -259,8 +259,10 @@ func (s *search) solve(ctx context.Context, sub *solver.Instance, slice time.Dur
 	if slice <= 0 || ctx.Err() != nil {
 		return nil, nil
 	}
-	p := solver.Params{Deadline: time.Now().Add(slice), Seed: seed, Workers: s.cfg.Cores, Start: solver.IdentityTour(sub.N)}
-	res, err := population.Solve(ctx, sub, p, nil, solver.Aid{})
+	sctx, cancel := context.WithTimeoutCause(ctx, slice, solver.ErrTimeLimit)
+	defer cancel()
+	p := solver.Params{Seed: seed, Workers: s.cfg.Cores, Start: solver.IdentityTour(sub.N)}
+	res, err := population.Solve(sctx, sub, p, nil, solver.Aid{})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil

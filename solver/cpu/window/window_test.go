@@ -63,9 +63,11 @@ func strips(in *solver.Instance) []int32 {
 }
 
 // control is a run's control over start with the time limit limit (0:
-// none), ending with ctx.
-func control(ctx context.Context, in *solver.Instance, start []int32, limit time.Duration) *runctl.Control {
-	c := runctl.NewControl(ctx, solver.Params{TimeLimit: limit}, 2, nil, time.Now())
+// none) as its context's deadline, ending with ctx.
+func control(t *testing.T, ctx context.Context, in *solver.Instance, start []int32, limit time.Duration) *runctl.Control {
+	ctx, cancel := solver.WithTimeLimit(ctx, limit)
+	t.Cleanup(cancel)
+	c := runctl.NewControl(ctx, solver.Params{}, 2, nil, time.Now())
 	c.Offer(start, solver.TourLength(in, start))
 	return c
 }
@@ -125,7 +127,7 @@ func TestRun(t *testing.T) {
 				start = tc.start(tc.in)
 			}
 			l0 := checkTour(t, tc.in, start)
-			c := control(context.Background(), tc.in, start, 1500*time.Millisecond)
+			c := control(t, context.Background(), tc.in, start, 1500*time.Millisecond)
 			st, err := Run(tc.in, c, tc.cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -153,7 +155,7 @@ func TestStops(t *testing.T) {
 	cfg := Config{Size: 500, Cores: 1, Workers: 2, Slice: time.Hour}
 
 	ctx, cancel := context.WithCancel(context.Background())
-	c := control(ctx, in, start, 0) // no deadline: only the cancel ends it
+	c := control(t, ctx, in, start, 0) // no deadline: only the cancel ends it
 	go func() { time.Sleep(300 * time.Millisecond); cancel() }()
 	if _, err := Run(in, c, cfg); err != nil {
 		t.Fatal(err)
@@ -162,7 +164,7 @@ func TestStops(t *testing.T) {
 		t.Fatalf("cancelled: %d, longer than the start's %d", l, l0)
 	}
 
-	c = control(context.Background(), in, start, time.Nanosecond)
+	c = control(t, context.Background(), in, start, time.Nanosecond)
 	time.Sleep(time.Millisecond)
 	st, err := Run(in, c, cfg)
 	if err != nil || st.Searched != 0 || !slices.Equal(c.Best, start) {
@@ -175,7 +177,7 @@ func TestStops(t *testing.T) {
 func TestSplice(t *testing.T) {
 	in := uniform(300, 7)
 	start := scrambled(in)
-	c := control(context.Background(), in, start, 0)
+	c := control(t, context.Background(), in, start, 0)
 	s := &search{in: in, c: c, cfg: Config{Cores: 1, Workers: 1}, cur: slices.Clone(start), curLen: solver.TourLength(in, start)}
 	pos, size := 290, 40 // a window across the tour's end
 	cities := make([]int, size)

@@ -105,7 +105,7 @@ func RefuseFixed(in *solver.Instance, name string) error {
 type Control struct {
 	ctx      context.Context
 	Start    time.Time // when the run began
-	Deadline time.Time // the run's end (Start + time limit); zero: none
+	Deadline time.Time // the run's or phase's end: its context's deadline (solver.DeadlineOf); zero: none
 	target   int64
 	Stop     atomic.Bool // every worker stops at its next look
 	Stopped  atomic.Bool // cancelled, out of time or target reached
@@ -131,7 +131,7 @@ type Counter struct {
 // began at start, its snapshots going to snaps.
 func NewControl(ctx context.Context, p solver.Params, nworkers int, snaps chan solver.Snapshot, start time.Time) *Control {
 	c := &Control{ctx: ctx, Start: start, target: p.Target, Moves: make([]Counter, nworkers)}
-	c.Deadline = p.DeadlineFrom(start)
+	c.Deadline = solver.DeadlineOf(ctx, start)
 	c.sink = solver.NewSink(snaps, 0, start)
 	c.BestLen.Store(math.MaxInt64)
 	c.Phase = solver.PhaseSearch
