@@ -1059,11 +1059,11 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 
 // chooseMove tells whether this round takes the 5-opt move: always or
 // never as the move option says; with "adapt", the chain for the first
-// rounds (firstDeepRound: a fast descent from the start tour), then the
-// 5-opt move once, then whichever gained more per second in its last
-// round (per move evaluated with a kicks budget), the other every fourth
-// round. On a clustered instance "adapt" keeps the chain: there a round
-// of the 5-opt move took many times a chain round's time
+// two rounds (a fast descent from the start tour), then the 5-opt move
+// once, then whichever gained more per second in its last round (per
+// move evaluated with a kicks budget), the other every fourth round. On
+// a clustered instance "adapt" keeps the chain: there a round of the
+// 5-opt move took many times a chain round's time
 // (docs/DECISIONS.md#clustered-chain).
 func (pr *partRun) chooseMove() bool {
 	switch pr.env.Opts.Move {
@@ -1075,28 +1075,11 @@ func (pr *partRun) chooseMove() bool {
 	if pr.clustered {
 		return false
 	}
-	first := firstDeepRound(pr.env.Workers)
-	if pr.round <= first {
-		return pr.round == first
+	if pr.round < 3 {
+		return pr.round == 2
 	}
 	return byRate(pr.round, pr.rate, 1)
 }
-
-// firstDeepRound is the first round of the 5-opt move under "adapt" with
-// w workers: the third, or soloFirstDeepRound with one worker.
-func firstDeepRound(w int) int64 {
-	if w == 1 {
-		return soloFirstDeepRound
-	}
-	return 2
-}
-
-// soloFirstDeepRound is the first 5-opt round of a partition search of
-// one worker: its 5-opt rounds' descents of 5,000 cities outlast their
-// 100-ms slices and gain a seventh of what the chain's kick rounds gain
-// in the first seconds, so the chain takes more rounds first
-// (docs/DECISIONS.md#solo-first-deep).
-const soloFirstDeepRound = 8
 
 // moves is this round's move set for the search whose 5-opt state is
 // pr.k5[i], with rkbi pivoting among rkbi moves (0: first improvement).

@@ -490,21 +490,9 @@ func TestPartitionAlphaLists(t *testing.T) {
 
 // TestPartitionChooseMove: with move adapt the chain takes rounds 0 and
 // 1, the 5-opt move round 2, then the one of the larger rate, the other
-// every fourth round; with one worker the chain takes the rounds before
-// soloFirstDeepRound; chain and lk5 keep their move in every round.
+// every fourth round; chain and lk5 keep their move in every round.
 func TestPartitionChooseMove(t *testing.T) {
-	solo := &partRun{env: &Env{Workers: 1, Opts: Options{Move: MoveAdapt}}}
-	for round := range int64(soloFirstDeepRound + 1) {
-		solo.round, solo.rate = round, [2]float64{0, 9}
-		if got := solo.chooseMove(); got != (round == soloFirstDeepRound) {
-			t.Fatalf("one worker, round %d: 5-opt %v, want it first in round %d", round, got, soloFirstDeepRound)
-		}
-	}
-	solo.round = soloFirstDeepRound + 2
-	if !solo.chooseMove() {
-		t.Fatalf("one worker, round %d, the 5-opt move's rate larger: the chain", solo.round)
-	}
-	pr := &partRun{env: &Env{Workers: 2, Opts: Options{Move: MoveAdapt}}}
+	pr := &partRun{env: &Env{Opts: Options{Move: MoveAdapt}}}
 	want := func(round int64, r0, r1 float64, deep bool) {
 		t.Helper()
 		pr.round, pr.rate = round, [2]float64{r0, r1}
