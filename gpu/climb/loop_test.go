@@ -87,7 +87,6 @@ func TestRunLoopEnds(t *testing.T) {
 	for _, c := range []struct {
 		name      string
 		ctx       func() context.Context
-		limit     time.Duration
 		target    int64
 		doneAt    int // the step that says done (0: none)
 		failAt    int // the step that fails (0: none)
@@ -101,10 +100,15 @@ func TestRunLoopEnds(t *testing.T) {
 			cancel()
 			return ctx
 		}, wantSteps: 0, stopped: true},
-		{name: "deadline", ctx: context.Background, limit: time.Nanosecond, wantSteps: 0, stopped: true},
+		{name: "deadline", ctx: func() context.Context {
+			// the run's one clock is its context's deadline, here already past
+			ctx, cancel := context.WithDeadlineCause(context.Background(), time.Now().Add(-time.Nanosecond), solver.ErrTimeLimit)
+			_ = cancel
+			return ctx
+		}, wantSteps: 0, stopped: true},
 		{name: "error", ctx: context.Background, failAt: 2, wantSteps: 2},
 	} {
-		p := solver.Params{TimeLimit: c.limit, Target: c.target}
+		p := solver.Params{Target: c.target}
 		l := device.NewRunLoop(c.ctx(), in, p, nil, time.Now().Add(-time.Millisecond), 0)
 		steps := 0
 		errStep := errors.New("step failed")
