@@ -238,7 +238,8 @@ func (f lamFake) Describe() string { return "test engine" }
 func (f lamFake) Available() error { return nil }
 func (f lamFake) Solve(ctx context.Context, in *solver.Instance, p solver.Params, _ chan solver.Snapshot) (solver.Result, error) {
 	if f.reach {
-		return solver.Result{Length: 100, Elapsed: 20 * time.Millisecond, Params: p}, nil
+		// a second to the threshold, so that the convergence runs' limit (the run's context deadline) outlasts the suite's stop
+		return solver.Result{Length: 100, Elapsed: time.Second, Params: p}, nil
 	}
 	<-ctx.Done()
 	return solver.Result{Length: 1_000_000, Elapsed: time.Second, Params: p, Stopped: true, StopReason: solver.StopInterrupt}, nil
@@ -266,7 +267,7 @@ func TestLamTable3StoppedRunsDoNotCount(t *testing.T) {
 	}()
 	s.table3([]lamT3In{x})
 	row := s.t3.Rows[0]
-	want := map[string]string{"TC CPU SSPM": "n/a [0 of 2 trials counted: the others were cut by the stop]", "TC CPU PSSM": "n/a [0 of 2 trials counted: the others were cut by the stop]", "TC GPU PSPM": "5000.00", "GPU mean time to threshold s": "0.020",
+	want := map[string]string{"TC CPU SSPM": "n/a [0 of 2 trials counted: the others were cut by the stop]", "TC CPU PSSM": "n/a [0 of 2 trials counted: the others were cut by the stop]", "TC GPU PSPM": "100.00", "GPU mean time to threshold s": "1.000",
 		"SEC CPU SSPM %": "n/a", "SEC CPU PSSM %": "n/a", "SEC GPU PSPM %": "0.00"}
 	for i, h := range s.t3.Header {
 		if w, ok := want[h]; ok && row[i] != w {

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/report"
 )
 
 // Workers is the run's workers: Params.Workers, or one per core.
@@ -54,7 +53,7 @@ func CountSearches(option string, asked, def, n, bytesPerCity int) (int, error) 
 
 // DeviceName is the device line of a CPU run on w workers.
 func DeviceName(w int) string {
-	return "cpu: " + report.Plural(w, "worker") + " on " + report.Plural(runtime.NumCPU(), "core")
+	return "cpu: " + solver.Plural(int64(w), "worker") + " on " + solver.Plural(int64(runtime.NumCPU()), "core")
 }
 
 // To32 returns tour t as int32 cities.
