@@ -142,10 +142,11 @@ func TestEngineWithTourPool(t *testing.T) {
 	// the pool has been called, so that a slow host reaches the call too
 	long := p
 	long.TimeLimit = 5 * time.Second
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := solver.WithTimeLimit(context.Background(), long.TimeLimit)
 	defer cancel()
 	fake.called = cancel
-	res, err := solver.RunAided(ctx, engine{}, in, long, nil, solver.Aid{Pool: open}, false)
+	// GPU pop's entry, whose options hold gpuround; the run's clock is ctx
+	res, err := Solve(ctx, in, long, nil, solver.Aid{Pool: open})
 	fake.called = nil
 	if err != nil {
 		t.Fatal(err)
@@ -156,14 +157,14 @@ func TestEngineWithTourPool(t *testing.T) {
 	refuse := func(in *solver.Instance, _ uint64) (solver.TourPool, error) {
 		return nil, fmt.Errorf("%w: test", solver.ErrNoTourPool)
 	}
-	res, err = solver.RunAided(context.Background(), engine{}, in, p, nil, solver.Aid{Pool: refuse}, false)
+	res, err = solveTimed(in, p, nil, solver.Aid{Pool: refuse})
 	if err != nil || res.Account.GPU == nil || res.Account.GPU.NoPool != solver.NoPoolInstance {
 		t.Fatalf("refused: %v, account %+v", err, res.Account.GPU)
 	}
 	fixed := *in
 	fixed.FixedEdges = [][2]int{{0, 1}}
 	keeping := &twoOptPool{in: &fixed}
-	res, err = solver.RunAided(context.Background(), engine{}, &fixed, p, nil, solver.Aid{Pool: func(*solver.Instance, uint64) (solver.TourPool, error) { return keeping, nil }}, false)
+	res, err = solveTimed(&fixed, p, nil, solver.Aid{Pool: func(*solver.Instance, uint64) (solver.TourPool, error) { return keeping, nil }})
 	if g := res.Account.GPU; err != nil || g == nil || g.NoPool != "" || g.Rounds == 0 {
 		t.Fatalf("fixed edges: %v, account %+v", err, g)
 	}
@@ -171,7 +172,7 @@ func TestEngineWithTourPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	failing := func(*solver.Instance, uint64) (solver.TourPool, error) { return nil, errors.New("device lost") }
-	res, err = solver.RunAided(context.Background(), engine{}, in, p, nil, solver.Aid{Pool: failing}, false)
+	res, err = solveTimed(in, p, nil, solver.Aid{Pool: failing})
 	if err != nil || len(res.Account.Warnings) != 1 || !strings.Contains(res.Account.Warnings[0], "device lost") {
 		t.Fatalf("failing: %v, warnings %q", err, res.Account.Warnings)
 	}
@@ -244,4 +245,12 @@ func TestPoolCountsGPUMembers(t *testing.T) {
 	if p.FromGPU() != 0 {
 		t.Fatal("a shorter tour from the cores replaced no GPU member")
 	}
+}
+
+// solveTimed runs GPU pop's entry (Solve, whose options hold gpuround) with
+// p's time limit as its context's deadline, as the pipeline gives it.
+func solveTimed(in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
+	ctx, cancel := solver.WithTimeLimit(context.Background(), p.TimeLimit)
+	defer cancel()
+	return Solve(ctx, in, p, snaps, aid)
 }
