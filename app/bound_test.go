@@ -23,12 +23,7 @@ func TestPaneShowsLowerBound(t *testing.T) {
 	ap, loads := newTestApp(t, Options{})
 	waitLoad(t, loads)
 	p := ap.Single
-	rng := rand.New(rand.NewPCG(3, 3))
-	x, y := make([]float64, 400), make([]float64, 400)
-	for i := range x {
-		x[i], y[i] = float64(rng.IntN(5000)), float64(rng.IntN(5000))
-	}
-	in := solver.NewCoordInstance("u400", solver.Euc2D, x, y, nil)
+	in := uniformInts("u400", 400, 3)
 	p.SetInstance(in, nil)
 	if p.bound.value != 0 {
 		t.Fatalf("a bound %d before any run", p.bound.value)
@@ -57,12 +52,7 @@ func TestPaneStartsFromTheCachedBound(t *testing.T) {
 	t.Setenv(session.CacheDirEnv, t.TempDir())
 	waitLoad(t, loads)
 	p := ap.Single
-	rng := rand.New(rand.NewPCG(5, 5))
-	x, y := make([]float64, 300), make([]float64, 300)
-	for i := range x {
-		x[i], y[i] = float64(rng.IntN(5000)), float64(rng.IntN(5000))
-	}
-	in := solver.NewCoordInstance("u300", solver.Euc2D, x, y, nil)
+	in := uniformInts("u300", 300, 5)
 	full, err := bound.Compute(context.Background(), in, bound.Options{Thorough: true})
 	if err != nil {
 		t.Fatal(err)
@@ -167,4 +157,15 @@ func TestTemperatureInTheFilesUnits(t *testing.T) {
 	if want := Drawable(res.Schedule.InFileUnits(in).String()); !strings.Contains(p.numbers.schedule.Text, want) {
 		t.Errorf("schedule shows %q, want %q", p.numbers.schedule.Text, want)
 	}
+}
+
+// uniformInts is n cities at integer points of a 5,000 × 5,000 square,
+// drawn from the seed.
+func uniformInts(name string, n int, seed uint64) *solver.Instance {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i], y[i] = float64(rng.IntN(5000)), float64(rng.IntN(5000))
+	}
+	return solver.NewCoordInstance(name, solver.Euc2D, x, y, nil)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/color"
 	"image/png"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +18,6 @@ import (
 
 	"github.com/tsplab/tsplab/canvas"
 	"github.com/tsplab/tsplab/canvas/export"
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/report"
 )
 
@@ -188,12 +186,7 @@ func TestExportReportCarriesTheBound(t *testing.T) {
 	ap, loads := newTestApp(t, Options{})
 	waitLoad(t, loads)
 	p := ap.Single
-	rng := rand.New(rand.NewPCG(3, 3))
-	x, y := make([]float64, 400), make([]float64, 400)
-	for i := range x {
-		x[i], y[i] = float64(rng.IntN(5000)), float64(rng.IntN(5000))
-	}
-	p.SetInstance(solver.NewCoordInstance("u400", solver.Euc2D, x, y, nil), nil)
+	p.SetInstance(uniformInts("u400", 400, 3), nil)
 	p.SetSettings(fakeSettings(3 * time.Second))
 	if err := p.RunFor(0); err != nil {
 		t.Fatal(err)
