@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/session"
 )
@@ -141,6 +142,7 @@ func runGPUBatch(ctx context.Context, e *env, r *batchRequest, g batchGPU, items
 		if size == 0 {
 			size, in = chunkFromFirst(first, parsed)
 		}
+		device.Trace("chunk size %d", size)
 		dealChunks(ctx, in, size, len(devs), chunks)
 		for range in { // drain after a cancel
 		}
@@ -187,7 +189,9 @@ func openLanes(ctx context.Context, e *env, r *batchRequest, g batchGPU, devs []
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			device.Trace("lane %d open start", d)
 			l, err := g.open(r.p, d)
+			device.Trace("lane %d open end", d)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -231,7 +235,9 @@ func searchChunks(ctx context.Context, r *batchRequest, g batchGPU, lanes *opene
 				for k, x := range c {
 					ins[k], ids[k] = x.in, x.it.id
 				}
+				device.Trace("prepare %d+%d start", c[0].it.seq, len(c))
 				w, err := g.prepare(ctx, ins, ids, r.p)
+				device.Trace("prepare %d+%d end", c[0].it.seq, len(c))
 				switch {
 				case ctx.Err() != nil:
 				case err != nil:
@@ -252,12 +258,14 @@ func searchChunks(ctx context.Context, r *batchRequest, g batchGPU, lanes *opene
 			running.Add(1)
 			go func() {
 				defer running.Done()
-				defer l.close()
+				defer func() { device.Trace("lane close start"); l.close(); device.Trace("lane close end") }()
 				for c := range ready {
 					if ctx.Err() != nil {
 						continue
 					}
+					device.Trace("search %d+%d start", c.insts[0].it.seq, len(c.insts))
 					c.err = l.search(ctx, c.work)
+					device.Trace("search %d+%d end", c.insts[0].it.seq, len(c.insts))
 					searched <- c
 				}
 			}()
@@ -283,11 +291,20 @@ func parseBatchItems(ctx context.Context, r *batchRequest, items <-chan batchIte
 	}
 	out := make(chan batchInst, 4*runtime.NumCPU())
 	var wg sync.WaitGroup
+	device.Trace("parse start")
+	first := true
+	var fmu sync.Mutex
 	for range runtime.NumCPU() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for it := range items {
+				fmu.Lock()
+				if first {
+					first = false
+					device.Trace("first item")
+				}
+				fmu.Unlock()
 				if ctx.Err() != nil {
 					continue
 				}
@@ -303,7 +320,7 @@ func parseBatchItems(ctx context.Context, r *batchRequest, items <-chan batchIte
 			}
 		}()
 	}
-	go func() { wg.Wait(); close(out) }()
+	go func() { wg.Wait(); device.Trace("parse end"); close(out) }()
 	return out, wg.Wait
 }
 
@@ -348,6 +365,8 @@ func finishChunk(ctx context.Context, r *batchRequest, c gpuChunkOf, send func(b
 		failChunk(c.insts, c.err, send)
 		return
 	}
+	device.Trace("finish %d+%d start", c.insts[0].it.seq, len(c.insts))
+	defer device.Trace("finish %d+%d end", c.insts[0].it.seq, len(c.insts))
 	res, err := c.work.finish()
 	if err == nil && len(res) != len(c.insts) {
 		err = fmt.Errorf("the GPU returned %d results for %d instances", len(res), len(c.insts))

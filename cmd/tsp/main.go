@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/internal/seconds"
 	"github.com/tsplab/tsplab/solver"
@@ -29,7 +30,10 @@ import (
 
 func main() {
 	processStarted = processStart(time.Now())
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	device.Trace("main")
+	c := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	device.Trace("exit")
+	os.Exit(c)
 }
 
 const (

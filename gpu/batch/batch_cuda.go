@@ -467,11 +467,13 @@ func (r *run) polishFrom(part []int, w int, deadline time.Time) (time.Time, time
 // batchChunk runs one chunk of instances on the device until the kicks or
 // deadline and takes their tours back (validated by the caller's Finish).
 func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed uint64, deadline time.Time) ([]uint64, error) {
+	device.Trace("dev %d chunk open start %d", ru.Dev.Ordinal, len(part))
 	ch, err := r.openChunk(ru, pl, part)
 	if err != nil {
 		return nil, err
 	}
-	defer ch.Close()
+	device.Trace("dev %d chunk opened", ru.Dev.Ordinal)
+	defer func() { ch.Close(); device.Trace("dev %d chunk closed", ru.Dev.Ordinal) }()
 	var pol *polisher
 	end := deadline
 	timed := r.budgets == nil
@@ -496,6 +498,7 @@ func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed
 		if err := ch.Launch(r.kicks, ls, slice, r.cfg.search); err != nil {
 			return nil, err
 		}
+		device.Trace("dev %d launch %d done", ru.Dev.Ordinal, launch)
 		if ch.AllKicked(r.kicks) {
 			break
 		}
@@ -511,6 +514,7 @@ func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed
 	if err != nil {
 		return nil, err
 	}
+	device.Trace("dev %d tours back", ru.Dev.Ordinal)
 	if pol != nil {
 		pol.wait()
 	}
