@@ -86,6 +86,40 @@ func prepareWith(ctx context.Context, ins []*solver.Instance, ids []uint64, p so
 	return pr, nil
 }
 
+// Join makes one chunk of prepared parts (of the same params), their
+// instances in the parts' order, as Prepare of all of them at once does,
+// so that the cores prepare each instance as it comes and the chunks are
+// cut once the GPU tells what it holds.
+func Join(parts []*Prepared) *Prepared {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	q := parts[0]
+	pr := &Prepared{run: run{ctx: q.ctx, p: q.p, seed: q.seed, cfg: q.cfg}, groups: map[int][]int{}, label: q.label}
+	for _, x := range parts {
+		off := len(pr.ins)
+		pr.ins, pr.ids = append(pr.ins, x.ins...), append(pr.ids, x.ids...)
+		for m, idx := range x.groups {
+			for _, i := range idx {
+				pr.groups[m] = append(pr.groups[m], off+i)
+			}
+		}
+		for _, i := range x.small {
+			pr.small = append(pr.small, off+i)
+		}
+		if x.st == nil {
+			x.st = make([]biStart, len(x.ins))
+		}
+		pr.st, pr.budgets = append(pr.st, x.st...), append(pr.budgets, x.budgets...)
+		pr.kicks = max(pr.kicks, x.kicks)
+	}
+	if len(pr.groups) == 0 {
+		pr.st = nil
+	}
+	pr.out = &batchOut{tours: make([][]int, len(pr.ins)), steps: make([]int64, len(pr.ins))}
+	return pr
+}
+
 // Search searches the chunk's instances on ru's GPU.
 func (pr *Prepared) Search(ctx context.Context, ru *device.Run) error {
 	pr.start = time.Now()
@@ -467,13 +501,13 @@ func (r *run) polishFrom(part []int, w int, deadline time.Time) (time.Time, time
 // batchChunk runs one chunk of instances on the device until the kicks or
 // deadline and takes their tours back (validated by the caller's Finish).
 func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed uint64, deadline time.Time) ([]uint64, error) {
-	device.Trace("dev %d chunk open start %d", ru.Dev.Ordinal, len(part))
+	device.Trace("dev %d r%p chunk open start %d", ru.Dev.Ordinal, ru, len(part))
 	ch, err := r.openChunk(ru, pl, part)
 	if err != nil {
 		return nil, err
 	}
-	device.Trace("dev %d chunk opened", ru.Dev.Ordinal)
-	defer func() { ch.Close(); device.Trace("dev %d chunk closed", ru.Dev.Ordinal) }()
+	device.Trace("dev %d r%p chunk opened", ru.Dev.Ordinal, ru)
+	defer func() { ch.Close(); device.Trace("dev %d r%p chunk closed", ru.Dev.Ordinal, ru) }()
 	var pol *polisher
 	end := deadline
 	timed := r.budgets == nil
@@ -498,7 +532,7 @@ func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed
 		if err := ch.Launch(r.kicks, ls, slice, r.cfg.search); err != nil {
 			return nil, err
 		}
-		device.Trace("dev %d launch %d done", ru.Dev.Ordinal, launch)
+		device.Trace("dev %d r%p launch %d done", ru.Dev.Ordinal, ru, launch)
 		if ch.AllKicked(r.kicks) {
 			break
 		}
@@ -514,7 +548,7 @@ func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed
 	if err != nil {
 		return nil, err
 	}
-	device.Trace("dev %d tours back", ru.Dev.Ordinal)
+	device.Trace("dev %d r%p tours back", ru.Dev.Ordinal, ru)
 	if pol != nil {
 		pol.wait()
 	}
