@@ -211,19 +211,28 @@ func (d *Device) describe() error {
 	return nil
 }
 
-// ctxMu has the contexts of several GPUs made one after another: the
-// driver makes them one at a time anyway (four H200s: about 0.11 s each;
-// asked at once, all four were ready together after 0.45 s), so the first
-// GPU can start its work after 0.11 s.
-var ctxMu sync.Mutex
-
-// load makes the device's context current here and loads the kernels.
+// load makes the context current here (slot 0: the primary context; else
+// a context of its own) and loads the kernels.
 func (d *Device) load() error {
-	ctxMu.Lock()
-	err := d.makeCurrent()
-	ctxMu.Unlock()
-	if err != nil {
-		return err
+	if d.Slot == 0 {
+		ctx, err := d.dev.RetainPrimaryCtx()
+		if err != nil {
+			return fmt.Errorf("retaining the primary context of %s: %v", d.Info.Name, err)
+		}
+		if err := cu.SetCurrentContext(ctx); err != nil {
+			return fmt.Errorf("making the context current: %v", err)
+		}
+		d.ctx = ctx
+		d.retains++
+	} else {
+		ctx, err := d.dev.MakeContext(cu.SchedAuto)
+		if err != nil {
+			return fmt.Errorf("creating context %d on %s: %v", d.Slot, d.Info.Name, err)
+		}
+		if err := cu.SetCurrentContext(ctx); err != nil {
+			return fmt.Errorf("making the context current: %v", err)
+		}
+		d.ctx = ctx
 	}
 	Trace("dev %d ctx current", d.Ordinal)
 	if len(fatbin) == 0 {
@@ -243,32 +252,6 @@ func (d *Device) load() error {
 		d.Fns[name] = fn
 	}
 	Trace("dev %d functions", d.Ordinal)
-	return nil
-}
-
-// makeCurrent makes the device's context (slot 0: the primary context;
-// else a context of its own) and makes it current here.
-func (d *Device) makeCurrent() error {
-	if d.Slot == 0 {
-		ctx, err := d.dev.RetainPrimaryCtx()
-		if err != nil {
-			return fmt.Errorf("retaining the primary context of %s: %v", d.Info.Name, err)
-		}
-		if err := cu.SetCurrentContext(ctx); err != nil {
-			return fmt.Errorf("making the context current: %v", err)
-		}
-		d.ctx = ctx
-		d.retains++
-		return nil
-	}
-	ctx, err := d.dev.MakeContext(cu.SchedAuto)
-	if err != nil {
-		return fmt.Errorf("creating context %d on %s: %v", d.Slot, d.Info.Name, err)
-	}
-	if err := cu.SetCurrentContext(ctx); err != nil {
-		return fmt.Errorf("making the context current: %v", err)
-	}
-	d.ctx = ctx
 	return nil
 }
 
