@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/session"
@@ -76,18 +75,15 @@ func cmdBatch(ctx context.Context, e *env, args []string) error {
 		}
 		r.gpus = batchDevices(sel)
 	}
-	device.Trace("setup done")
 	out, done, err := openBatchOut(r.out, e.stdout)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
 	st, runErr := runBatch(ctx, e, r, pl, onGPU, out, done)
-	device.Trace("batch done")
 	if err := out.close(); err != nil && runErr == nil {
 		runErr = err
 	}
-	device.Trace("out closed")
 	if !r.quiet || r.out != "-" {
 		w := e.stdout
 		if r.out == "-" {
@@ -356,7 +352,6 @@ func collectBatch(e *env, r *batchRequest, st *batchStats, out *batchOut, result
 				if werr = out.flush(); werr != nil {
 					cancel()
 				}
-				device.Trace("flushed %d", next)
 			}
 		case <-tick.C:
 			switch {

@@ -12,7 +12,7 @@ import (
 )
 
 // gpuBatch is the GPU's batch solver: a block per instance (gpu/batch).
-func gpuBatch() batchGPU { device.TraceInit(); return cudaBatch{} }
+func gpuBatch() batchGPU { return cudaBatch{} }
 
 // cudaBatch is gpu/batch on the CUDA devices.
 type cudaBatch struct{}

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/session"
 )
@@ -174,7 +173,6 @@ func runGPUBatch(ctx context.Context, e *env, r *batchRequest, g batchGPU, items
 		if size == 0 {
 			size, in = chunkFromFirst(first, parsed)
 		}
-		device.Trace("chunk size %d", size)
 		dealChunks(ctx, in, size, len(devs)*lanesPerGPU, chunks)
 		for range in { // drain after a cancel
 		}
@@ -222,9 +220,7 @@ func openLanes(ctx context.Context, e *env, r *batchRequest, g batchGPU, devs []
 		go func() {
 			defer wg.Done()
 			for k := range lanesPerGPU {
-				device.Trace("lane %d open start", d)
 				l, err := g.open(r.p, d)
-				device.Trace("lane %d open end", d)
 				mu.Lock()
 				switch {
 				case err != nil && k == 0:
@@ -280,10 +276,8 @@ func searchChunks(ctx context.Context, g batchGPU, lanes *openedLanes, n int, ch
 					for k, x := range c {
 						ps[k] = x.prep
 					}
-					device.Trace("search %d+%d start", c[0].it.seq, len(c))
 					w := g.join(ps)
 					err := l.search(ctx, w)
-					device.Trace("search %d+%d end", c[0].it.seq, len(c))
 					searched <- gpuChunkOf{insts: c, work: w, err: err}
 				}
 			}()
@@ -309,7 +303,6 @@ func parseBatchItems(ctx context.Context, r *batchRequest, g batchGPU, items <-c
 	}
 	out := make(chan batchInst, 4*runtime.NumCPU())
 	var wg sync.WaitGroup
-	device.Trace("parse start")
 	for range runtime.NumCPU() {
 		wg.Add(1)
 		go func() {
@@ -337,7 +330,7 @@ func parseBatchItems(ctx context.Context, r *batchRequest, g batchGPU, items <-c
 			}
 		}()
 	}
-	go func() { wg.Wait(); device.Trace("parse end"); close(out) }()
+	go func() { wg.Wait(); close(out) }()
 	return out, wg.Wait
 }
 
@@ -382,8 +375,6 @@ func finishChunk(ctx context.Context, r *batchRequest, c gpuChunkOf, send func(b
 		failChunk(c.insts, c.err, send)
 		return
 	}
-	device.Trace("finish %d+%d start", c.insts[0].it.seq, len(c.insts))
-	defer device.Trace("finish %d+%d end", c.insts[0].it.seq, len(c.insts))
 	res, err := c.work.finish()
 	if err == nil && len(res) != len(c.insts) {
 		err = fmt.Errorf("the GPU returned %d results for %d instances", len(res), len(c.insts))

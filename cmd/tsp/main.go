@@ -18,7 +18,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/internal/seconds"
 	"github.com/tsplab/tsplab/solver"
@@ -30,10 +29,7 @@ import (
 
 func main() {
 	processStarted = processStart(time.Now())
-	device.Trace("main")
-	c := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	device.Trace("exit")
-	os.Exit(c)
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 const (

@@ -107,10 +107,11 @@ func Join(parts []*Prepared) *Prepared {
 		for _, i := range x.small {
 			pr.small = append(pr.small, off+i)
 		}
-		if x.st == nil {
-			x.st = make([]biStart, len(x.ins))
+		st := x.st
+		if st == nil { // none of x's instances is searched on the GPU
+			st = make([]biStart, len(x.ins))
 		}
-		pr.st, pr.budgets = append(pr.st, x.st...), append(pr.budgets, x.budgets...)
+		pr.st, pr.budgets = append(pr.st, st...), append(pr.budgets, x.budgets...)
 		pr.kicks = max(pr.kicks, x.kicks)
 	}
 	if len(pr.groups) == 0 {
@@ -501,13 +502,11 @@ func (r *run) polishFrom(part []int, w int, deadline time.Time) (time.Time, time
 // batchChunk runs one chunk of instances on the device until the kicks or
 // deadline and takes their tours back (validated by the caller's Finish).
 func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed uint64, deadline time.Time) ([]uint64, error) {
-	device.Trace("dev %d r%p chunk open start %d", ru.Dev.Ordinal, ru, len(part))
 	ch, err := r.openChunk(ru, pl, part)
 	if err != nil {
 		return nil, err
 	}
-	device.Trace("dev %d r%p chunk opened", ru.Dev.Ordinal, ru)
-	defer func() { ch.Close(); device.Trace("dev %d r%p chunk closed", ru.Dev.Ordinal, ru) }()
+	defer ch.Close()
 	var pol *polisher
 	end := deadline
 	timed := r.budgets == nil
@@ -532,7 +531,6 @@ func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed
 		if err := ch.Launch(r.kicks, ls, slice, r.cfg.search); err != nil {
 			return nil, err
 		}
-		device.Trace("dev %d r%p launch %d done", ru.Dev.Ordinal, ru, launch)
 		if ch.AllKicked(r.kicks) {
 			break
 		}
@@ -548,7 +546,6 @@ func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed
 	if err != nil {
 		return nil, err
 	}
-	device.Trace("dev %d r%p tours back", ru.Dev.Ordinal, ru)
 	if pol != nil {
 		pol.wait()
 	}

@@ -17,13 +17,6 @@ package device
 // CUDA still runs, on the CPU, where no GPU is usable.
 static CUresult tsplab_init_result = CUDA_SUCCESS;
 static int tsplab_init_called = 0;
-#include <time.h>
-static long long tsplab_init_ns[2];
-static long long tsplab_now_ns(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 CUresult cuInit(unsigned int flags) {
 	typedef CUresult (*initfn)(unsigned int);
@@ -33,13 +26,9 @@ CUresult cuInit(unsigned int flags) {
 		tsplab_init_result = CUDA_ERROR_NOT_INITIALIZED;
 		return CUDA_SUCCESS;
 	}
-	tsplab_init_ns[0] = tsplab_now_ns();
 	tsplab_init_result = real(flags);
-	tsplab_init_ns[1] = tsplab_now_ns();
 	return CUDA_SUCCESS;
 }
-
-static long long tsplab_init_at(int i) { return tsplab_init_ns[i]; }
 
 static int tsplab_init_status(void) {
 	if (!tsplab_init_called) cuInit(0);
@@ -64,17 +53,10 @@ import "C"
 
 import (
 	"fmt"
-	"time"
 	"unsafe"
 
 	"gorgonia.org/cu"
 )
-
-// TraceInit writes cuInit's start and end to the timeline.
-func TraceInit() {
-	TraceAt(time.Unix(0, int64(C.tsplab_init_at(0))), "cuInit start")
-	TraceAt(time.Unix(0, int64(C.tsplab_init_at(1))), "cuInit end")
-}
 
 // initError returns why the driver could not be initialised, or nil.
 func initError() error {

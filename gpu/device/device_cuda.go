@@ -123,15 +123,12 @@ func openDevice(ds DevSlot) (*Device, error) {
 		return nil, err
 	}
 	d := &Device{Ordinal: ds.ordinal, Slot: ds.slot}
-	Trace("dev %d open start", ds.ordinal)
 	err := onLockedThread(func() error {
 		if err := d.describe(); err != nil {
 			return err
 		}
-		Trace("dev %d described", ds.ordinal)
 		return d.load()
 	})
-	Trace("dev %d open end", ds.ordinal)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +231,6 @@ func (d *Device) load() error {
 		}
 		d.ctx = ctx
 	}
-	Trace("dev %d ctx current", d.Ordinal)
 	if len(fatbin) == 0 {
 		return errors.New("the kernel fatbin is empty: rebuild with scripts/build-gpu.sh")
 	}
@@ -242,7 +238,6 @@ func (d *Device) load() error {
 	if err != nil {
 		return fmt.Errorf("loading the kernels on %s (sm_%d%d): %v", d.Info.Name, d.Info.Major, d.Info.Minor, err)
 	}
-	Trace("dev %d module loaded", d.Ordinal)
 	d.Fns = map[string]cu.Function{}
 	for _, name := range kernelNames {
 		fn, err := mod.Function(name)
@@ -251,7 +246,6 @@ func (d *Device) load() error {
 		}
 		d.Fns[name] = fn
 	}
-	Trace("dev %d functions", d.Ordinal)
 	return nil
 }
 

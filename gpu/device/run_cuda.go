@@ -210,7 +210,6 @@ func (r *Run) loop(ctx cu.CUContext, ready chan<- error) {
 		ready <- fmt.Errorf("starting a GPU run: %w", err)
 		return
 	}
-	Trace("dev %d run streams", r.Dev.Ordinal)
 	ready <- nil
 	for f := range r.work {
 		f()
