@@ -26,12 +26,16 @@ func (cudaBatch) open(p solver.Params, d int) (gpuLane, error) {
 	return cudaLane{ru}, nil
 }
 
-func (cudaBatch) prepare(ctx context.Context, ins []*solver.Instance, ids []uint64, p solver.Params) (gpuWork, error) {
-	pr, err := batch.Prepare(ctx, ins, ids, p)
-	if err != nil {
-		return nil, err
+func (cudaBatch) prepare(ctx context.Context, in *solver.Instance, id uint64, p solver.Params) (gpuPrep, error) {
+	return batch.Prepare(ctx, []*solver.Instance{in}, []uint64{id}, p)
+}
+
+func (cudaBatch) join(ps []gpuPrep) gpuWork {
+	prs := make([]*batch.Prepared, len(ps))
+	for i, x := range ps {
+		prs[i] = x.(*batch.Prepared)
 	}
-	return cudaWork{pr}, nil
+	return cudaWork{batch.Join(prs)}
 }
 
 // cudaLane is one GPU's run.

@@ -14,12 +14,17 @@ import (
 // build; a test's fake elsewhere).
 type batchGPU interface {
 	// open opens a lane on device dev (a run of its own, on an OS thread
-	// of its own).
+	// of its own); a device's first lane opens its context.
 	open(p solver.Params, dev int) (gpuLane, error)
-	// prepare builds a chunk's start tours on the cores; ids number its
-	// instances in the inputs' order.
-	prepare(ctx context.Context, ins []*solver.Instance, ids []uint64, p solver.Params) (gpuWork, error)
+	// prepare builds an instance's start tours on the cores; id numbers
+	// it in the inputs' order.
+	prepare(ctx context.Context, in *solver.Instance, id uint64, p solver.Params) (gpuPrep, error)
+	// join makes a chunk for a GPU of prepared instances, in their order.
+	join(ps []gpuPrep) gpuWork
 }
+
+// gpuPrep is an instance prepared for a GPU (its start tours).
+type gpuPrep any
 
 // gpuLane is one GPU of a batch.
 type gpuLane interface {
@@ -37,12 +42,13 @@ type gpuWork interface {
 	finish() ([]solver.Result, error)
 }
 
-// batchInst is an item read and parsed.
+// batchInst is an item read, parsed and prepared.
 type batchInst struct {
 	it     batchItem
 	in     *solver.Instance
 	ref    int64
 	hasRef bool
+	prep   gpuPrep
 }
 
 // gpuChunkOf is a chunk prepared for the GPUs with its instances.
@@ -56,36 +62,62 @@ type gpuChunkOf struct {
 // their capacity.
 const defaultChunk = 4096
 
-// dealChunks cuts items into chunks for gpus GPUs and sends them to out in
-// the order they come, closing it at the end: size items a chunk while
-// every GPU can have one, and the rest shared evenly between the GPUs
-// (one GPU: the rest as one chunk), so that the GPUs end together.
-func dealChunks[T any](ctx context.Context, items <-chan T, size, gpus int, out chan<- []T) {
+// lanesPerGPU is how many chunks a GPU holds at once, each on a run of
+// its own: while one chunk's tours come back and the next is put on the
+// device, the other's kernel keeps the GPU busy.
+const lanesPerGPU = 2
+
+// dealChunks cuts items into chunks for lanes lanes and sends them to out
+// in the order they come, closing it at the end: a chunk of size items
+// whenever a lane waits for one and no item is at hand, and whenever more
+// than lanes × size items wait; at the end the rest is cut into lanes
+// equal chunks (fewer where fewer items are left), so that the lanes end
+// together.
+func dealChunks[T any](ctx context.Context, items <-chan T, size, lanes int, out chan<- []T) {
 	defer close(out)
-	send := func(part []T) bool {
-		select {
-		case out <- part:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
 	var buf []T
-	for it := range items {
-		buf = append(buf, it)
-		if len(buf) < size*gpus {
+	for {
+		var head []T
+		var offer chan<- []T // nil, never chosen, while less than a chunk waits
+		if len(buf) >= size {
+			head, offer = buf[:size:size], out
+		}
+		if len(buf) > size*lanes {
+			select {
+			case out <- head:
+				buf = buf[size:]
+			case <-ctx.Done():
+				return
+			}
 			continue
 		}
-		for g := range gpus {
-			if !send(buf[g*size : (g+1)*size]) {
+		var it T
+		var ok, got bool
+		select {
+		case it, ok = <-items: // the items at hand first
+			got = true
+		default:
+		}
+		if !got {
+			select {
+			case it, ok = <-items:
+			case offer <- head:
+				buf = buf[size:]
+				continue
+			case <-ctx.Done():
 				return
 			}
 		}
-		buf = nil
+		if !ok {
+			break
+		}
+		buf = append(buf, it)
 	}
-	k := min(gpus, len(buf))
+	k := min(lanes, len(buf))
 	for g := range k {
-		if !send(buf[g*len(buf)/k : (g+1)*len(buf)/k]) {
+		select {
+		case out <- buf[g*len(buf)/k : (g+1)*len(buf)/k]:
+		case <-ctx.Done():
 			return
 		}
 	}
@@ -111,22 +143,22 @@ func batchDevices(sel []int) []int {
 }
 
 // runGPUBatch solves the items on the GPUs r names as a pipeline: the
-// GPUs open all at once while the cores parse the items, each GPU taking
-// chunks as soon as it is open; the items are cut into chunks of what a
-// GPU searches at once (--chunk: that many); the cores build each
-// chunk's start tours while the GPUs search the chunks before it, each
-// GPU taking the next chunk as it ends one, and the cores check and
-// measure a chunk's tours while the GPUs go on. The outcomes go to
-// results (closed at the end) with their items' seq. It returns the
-// function that waits for the end and gives the error that stopped the
-// batch (no GPU opened), after which cancel was called.
+// GPUs open all at once while the cores read, parse and prepare the
+// items (their start tours), each as it comes; once the first GPU is open
+// the prepared items are cut into chunks of what a GPU searches at once
+// (--chunk: that many), each GPU holding lanesPerGPU chunks at once and
+// taking the next as it ends one; the cores check and measure a chunk's
+// tours while the GPUs go on. The outcomes go to results (closed at the
+// end) with their items' seq. It returns the function that waits for the
+// end and gives the error that stopped the batch (no GPU opened), after
+// which cancel was called.
 func runGPUBatch(ctx context.Context, e *env, r *batchRequest, g batchGPU, items <-chan batchItem, results chan<- batchDone, cancel func()) func() error {
 	devs := r.gpus
 	if len(devs) == 0 {
 		devs = []int{0}
 	}
 	send := func(d batchDone) { results <- d } // the writer reads results until they close
-	parsed, parsedAll := parseBatchItems(ctx, r, items, send)
+	parsed, parsedAll := parseBatchItems(ctx, r, g, items, send)
 	lanes := openLanes(ctx, e, r, g, devs, cancel)
 	chunks := make(chan []batchInst)
 	go func() {
@@ -141,11 +173,11 @@ func runGPUBatch(ctx context.Context, e *env, r *batchRequest, g batchGPU, items
 		if size == 0 {
 			size, in = chunkFromFirst(first, parsed)
 		}
-		dealChunks(ctx, in, size, len(devs), chunks)
+		dealChunks(ctx, in, size, len(devs)*lanesPerGPU, chunks)
 		for range in { // drain after a cancel
 		}
 	}()
-	searched := searchChunks(ctx, r, g, lanes, len(devs), chunks, send)
+	searched := searchChunks(ctx, g, lanes, len(devs)*lanesPerGPU, chunks)
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
@@ -166,8 +198,8 @@ func runGPUBatch(ctx context.Context, e *env, r *batchRequest, g batchGPU, items
 	return func() error { <-ended; return lanes.err }
 }
 
-// openedLanes is the GPUs of a batch as they open: first gives the first
-// to open (closed without one when none does), each gives every one (closed
+// openedLanes is the GPUs' lanes as they open: first gives the first to
+// open (closed without one when none does), each gives every one (closed
 // once all have opened or failed); err is set, and the batch cancelled,
 // when none opened.
 type openedLanes struct {
@@ -176,10 +208,10 @@ type openedLanes struct {
 	err   error
 }
 
-// openLanes opens a lane on each of devs at once, naming on stderr those
-// that fail.
+// openLanes opens lanesPerGPU lanes on each of devs, the devices at once,
+// naming on stderr those that fail.
 func openLanes(ctx context.Context, e *env, r *batchRequest, g batchGPU, devs []int, cancel func()) *openedLanes {
-	ls := &openedLanes{first: make(chan gpuLane, 1), each: make(chan gpuLane, len(devs))}
+	ls := &openedLanes{first: make(chan gpuLane, 1), each: make(chan gpuLane, len(devs)*lanesPerGPU)}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	opened, failed := 0, []error{}
@@ -187,20 +219,26 @@ func openLanes(ctx context.Context, e *env, r *batchRequest, g batchGPU, devs []
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l, err := g.open(r.p, d)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				failed = append(failed, err)
-				if len(devs) > 1 {
-					fmt.Fprintf(e.stderr, "tsp: note: GPU %d left out: %s\n", d, oneLine(err.Error()))
+			for k := range lanesPerGPU {
+				l, err := g.open(r.p, d)
+				mu.Lock()
+				switch {
+				case err != nil && k == 0:
+					failed = append(failed, err)
+					if len(devs) > 1 {
+						fmt.Fprintf(e.stderr, "tsp: note: GPU %d left out: %s\n", d, oneLine(err.Error()))
+					}
+				case err == nil:
+					if opened++; opened == 1 {
+						ls.first <- l
+					}
+					ls.each <- l
 				}
-				return
+				mu.Unlock()
+				if err != nil || ctx.Err() != nil {
+					return
+				}
 			}
-			if opened++; opened == 1 {
-				ls.first <- l
-			}
-			ls.each <- l
 		}()
 	}
 	go func() {
@@ -215,35 +253,12 @@ func openLanes(ctx context.Context, e *env, r *batchRequest, g batchGPU, devs []
 	return ls
 }
 
-// searchChunks prepares the chunks on the cores, as many at once as
-// there are GPUs, and each GPU, once open, searches the next one ready as
-// it ends one; the searched chunks go to the channel it returns, closed
-// at the end.
-func searchChunks(ctx context.Context, r *batchRequest, g batchGPU, lanes *openedLanes, gpus int, chunks <-chan []batchInst, send func(batchDone)) <-chan gpuChunkOf {
-	ready := make(chan gpuChunkOf, gpus)
-	var prep sync.WaitGroup
-	for range gpus + 1 {
-		prep.Add(1)
-		go func() {
-			defer prep.Done()
-			for c := range chunks {
-				ins, ids := make([]*solver.Instance, len(c)), make([]uint64, len(c))
-				for k, x := range c {
-					ins[k], ids[k] = x.in, x.it.id
-				}
-				w, err := g.prepare(ctx, ins, ids, r.p)
-				switch {
-				case ctx.Err() != nil:
-				case err != nil:
-					failChunk(c, err, send)
-				default:
-					ready <- gpuChunkOf{insts: c, work: w}
-				}
-			}
-		}()
-	}
-	go func() { prep.Wait(); close(ready) }()
-	searched := make(chan gpuChunkOf, gpus)
+// searchChunks has each lane, once open, take the next chunk as it ends
+// one, join its prepared instances and search it; the searched chunks go
+// to the channel it returns, closed at the end. A lane is closed once it
+// has searched its last chunk, unwaited: the batch ends without it.
+func searchChunks(ctx context.Context, g batchGPU, lanes *openedLanes, n int, chunks <-chan []batchInst) <-chan gpuChunkOf {
+	searched := make(chan gpuChunkOf, n)
 	var running sync.WaitGroup
 	running.Add(1)
 	go func() {
@@ -252,19 +267,24 @@ func searchChunks(ctx context.Context, r *batchRequest, g batchGPU, lanes *opene
 			running.Add(1)
 			go func() {
 				defer running.Done()
-				defer l.close()
-				for c := range ready {
+				defer func() { go l.close() }()
+				for c := range chunks {
 					if ctx.Err() != nil {
 						continue
 					}
-					c.err = l.search(ctx, c.work)
-					searched <- c
+					ps := make([]gpuPrep, len(c))
+					for k, x := range c {
+						ps[k] = x.prep
+					}
+					w := g.join(ps)
+					err := l.search(ctx, w)
+					searched <- gpuChunkOf{insts: c, work: w, err: err}
 				}
 			}()
 		}
 		// no GPU opened: what was prepared is not searched
 		if lanes.err != nil {
-			for range ready {
+			for range chunks {
 			}
 		}
 	}()
@@ -272,11 +292,11 @@ func searchChunks(ctx context.Context, r *batchRequest, g batchGPU, lanes *opene
 	return searched
 }
 
-// parseBatchItems reads and parses the items on all cores: those that
-// fail go to send, the others to the channel it returns (in the order
-// they are parsed), closed once every item was parsed; the function it
+// parseBatchItems reads, parses and prepares the items on all cores:
+// those that fail go to send, the others to the channel it returns (in
+// the order they are done), closed once every item was; the function it
 // returns waits for that.
-func parseBatchItems(ctx context.Context, r *batchRequest, items <-chan batchItem, send func(batchDone)) (<-chan batchInst, func()) {
+func parseBatchItems(ctx context.Context, r *batchRequest, g batchGPU, items <-chan batchItem, send func(batchDone)) (<-chan batchInst, func()) {
 	var optima []string
 	if r.optima != "" {
 		optima = []string{r.optima}
@@ -292,12 +312,19 @@ func parseBatchItems(ctx context.Context, r *batchRequest, items <-chan batchIte
 					continue
 				}
 				in, ref, hasRef, err := it.load(optima)
+				var prep gpuPrep
+				if err == nil {
+					in = session.WithExactOptimum(in)
+					if prep, err = g.prepare(ctx, in, it.id, r.p); err != nil {
+						err = fmt.Errorf("%s: %v", it.key(), err)
+					}
+				}
 				if err != nil {
 					send(batchDone{seq: it.seq, err: err})
 					continue
 				}
 				select {
-				case out <- batchInst{it, session.WithExactOptimum(in), ref, hasRef}:
+				case out <- batchInst{it, in, ref, hasRef, prep}:
 				case <-ctx.Done():
 				}
 			}

@@ -25,19 +25,22 @@ func itemsOf(n int) <-chan batchItem {
 	return ch
 }
 
-// TestDealChunks: whole chunks while every GPU can have one, the rest
-// shared evenly between the GPUs; one GPU gets today's chunks.
+// TestDealChunks: with every item at hand, whole chunks while more than
+// one for every lane is left, the rest shared evenly between the lanes,
+// in the items' order.
 func TestDealChunks(t *testing.T) {
 	for _, c := range []struct {
 		n, size, gpus int
 		want          []int
 	}{
 		{10, 4, 1, []int{4, 4, 2}},
-		{10, 4, 2, []int{4, 4, 1, 1}},
-		{10000, 4096, 2, []int{4096, 4096, 904, 904}},
+		{10, 4, 2, []int{4, 3, 3}},
+		{10000, 4096, 2, []int{4096, 2952, 2952}},
+		{10000, 528, 8, []int{528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 524, 524, 524, 524, 524, 524, 524, 524}},
 		{10000, 10000, 2, []int{5000, 5000}},
 		{3, 10, 4, []int{1, 1, 1}},
 		{8, 2, 4, []int{2, 2, 2, 2}},
+		{9, 2, 4, []int{2, 1, 2, 2, 2}},
 		{0, 5, 2, nil},
 	} {
 		out := make(chan []batchItem)
@@ -56,6 +59,32 @@ func TestDealChunks(t *testing.T) {
 		if !slices.Equal(sizes, c.want) || next != c.n+1 {
 			t.Errorf("%d items, chunks of %d on %d GPUs: %v, want %v", c.n, c.size, c.gpus, sizes, c.want)
 		}
+	}
+}
+
+// TestDealChunksToWaitingLane: a lane that waits gets a whole chunk as
+// soon as the items for one are there, before the input ends.
+func TestDealChunksToWaitingLane(t *testing.T) {
+	items, out := make(chan int), make(chan []int)
+	go dealChunks(context.Background(), items, 3, 4, out)
+	for i := range 3 {
+		items <- i
+	}
+	select {
+	case c := <-out:
+		if !slices.Equal(c, []int{0, 1, 2}) {
+			t.Fatalf("the first chunk %v, want 0 1 2", c)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no chunk for the waiting lane")
+	}
+	items <- 3
+	close(items)
+	if c := <-out; !slices.Equal(c, []int{3}) {
+		t.Fatalf("the last chunk %v, want 3", c)
+	}
+	if _, ok := <-out; ok {
+		t.Fatal("out not closed at the end")
 	}
 }
 
@@ -86,8 +115,22 @@ func (f *fakeBatchGPUs) open(_ solver.Params, d int) (gpuLane, error) {
 	return fakeBatchLane{f, d}, nil
 }
 
-func (f *fakeBatchGPUs) prepare(_ context.Context, ins []*solver.Instance, ids []uint64, _ solver.Params) (gpuWork, error) {
-	return &fakeBatchWork{ins: ins, ids: ids}, nil
+// fakeBatchPrep is an instance prepared for fake lanes.
+type fakeBatchPrep struct {
+	in *solver.Instance
+	id uint64
+}
+
+func (f *fakeBatchGPUs) prepare(_ context.Context, in *solver.Instance, id uint64, _ solver.Params) (gpuPrep, error) {
+	return fakeBatchPrep{in, id}, nil
+}
+
+func (f *fakeBatchGPUs) join(ps []gpuPrep) gpuWork {
+	w := &fakeBatchWork{}
+	for _, p := range ps {
+		w.ins, w.ids = append(w.ins, p.(fakeBatchPrep).in), append(w.ids, p.(fakeBatchPrep).id)
+	}
+	return w
 }
 
 func (l fakeBatchLane) capacity(*solver.Instance) int { return l.f.capacity }
@@ -173,9 +216,11 @@ func TestBatchOnTwoGPUs(t *testing.T) {
 	}
 }
 
-// TestBatchGPUChunks: the GPU path cuts the instances into chunks of
-// what a GPU holds at once, or of --chunk, and checks each result before
-// it is written.
+// TestBatchGPUChunks: the GPU path cuts the instances into chunks of at
+// most what a GPU holds at once, or --chunk (a lane that waits takes a
+// chunk before all are read: the cut depends on the timing), into two at
+// least for the GPU's two lanes, and checks each result before it is
+// written.
 func TestBatchGPUChunks(t *testing.T) {
 	dir := t.TempDir()
 	in := circleLines(t, dir, 5, 8)
@@ -187,16 +232,16 @@ func TestBatchGPUChunks(t *testing.T) {
 		mu.Unlock()
 		return identityResults(ins), nil
 	}
-	for _, c := range []struct {
-		capacity, chunk int
-		want            []int
-	}{{2, 0, []int{1, 2, 2}}, {2, 3, []int{2, 3}}, {0, 0, []int{5}}} {
+	for _, c := range []struct{ capacity, chunk, most int }{{2, 0, 2}, {2, 3, 3}, {0, 0, 3}} {
 		sizes = nil
 		res := filepath.Join(dir, fmt.Sprintf("gpu%d-%d.jsonl", c.capacity, c.chunk))
 		st := runFakeBatch(t, &fakeBatchGPUs{broken: -1, capacity: c.capacity, solve: identity}, in, res, c.chunk, nil, shard{})
-		slices.Sort(sizes) // two chunks are made ready at once: they may come in either order
-		if st.solved != 5 || !slices.Equal(sizes, c.want) {
-			t.Fatalf("capacity %d, --chunk %d: solved %d in chunks %v, want 5 in %v", c.capacity, c.chunk, st.solved, sizes, c.want)
+		sum := 0
+		for _, n := range sizes {
+			sum += n
+		}
+		if st.solved != 5 || sum != 5 || len(sizes) < 2 || slices.Max(sizes) > c.most {
+			t.Fatalf("capacity %d, --chunk %d: solved %d in chunks %v, want 5 in two or more of at most %d", c.capacity, c.chunk, st.solved, sizes, c.most)
 		}
 		if ls := readResults(t, res); len(ls) != 5 || ls[0].Backend != solver.BackendGPU {
 			t.Fatalf("%d lines, %+v", len(ls), ls)
@@ -207,8 +252,9 @@ func TestBatchGPUChunks(t *testing.T) {
 		out[0].Length++
 		return out, err
 	}
+	sizes = nil
 	st := runFakeBatch(t, &fakeBatchGPUs{broken: -1, capacity: 2, solve: wrong}, in, filepath.Join(dir, "wrong.jsonl"), 0, nil, shard{})
-	if st.failed != 3 || st.solved != 2 {
+	if st.failed != len(sizes) || st.solved != 5-len(sizes) {
 		t.Fatalf("a wrong length: %d failed, %d solved: want the first of each chunk refused", st.failed, st.solved)
 	}
 }

@@ -86,6 +86,41 @@ func prepareWith(ctx context.Context, ins []*solver.Instance, ids []uint64, p so
 	return pr, nil
 }
 
+// Join makes one chunk of prepared parts (of the same params), their
+// instances in the parts' order, as Prepare of all of them at once does,
+// so that the cores prepare each instance as it comes and the chunks are
+// cut once the GPU tells what it holds.
+func Join(parts []*Prepared) *Prepared {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	q := parts[0]
+	pr := &Prepared{run: run{ctx: q.ctx, p: q.p, seed: q.seed, cfg: q.cfg}, groups: map[int][]int{}, label: q.label}
+	for _, x := range parts {
+		off := len(pr.ins)
+		pr.ins, pr.ids = append(pr.ins, x.ins...), append(pr.ids, x.ids...)
+		for m, idx := range x.groups {
+			for _, i := range idx {
+				pr.groups[m] = append(pr.groups[m], off+i)
+			}
+		}
+		for _, i := range x.small {
+			pr.small = append(pr.small, off+i)
+		}
+		st := x.st
+		if st == nil { // none of x's instances is searched on the GPU
+			st = make([]biStart, len(x.ins))
+		}
+		pr.st, pr.budgets = append(pr.st, st...), append(pr.budgets, x.budgets...)
+		pr.kicks = max(pr.kicks, x.kicks)
+	}
+	if len(pr.groups) == 0 {
+		pr.st = nil
+	}
+	pr.out = &batchOut{tours: make([][]int, len(pr.ins)), steps: make([]int64, len(pr.ins))}
+	return pr
+}
+
 // Search searches the chunk's instances on ru's GPU.
 func (pr *Prepared) Search(ctx context.Context, ru *device.Run) error {
 	pr.start = time.Now()

@@ -118,13 +118,14 @@ func TestSolveOnEachGPU(t *testing.T) {
 
 // TestSameWhateverTheChunk: under the default work budget an instance's
 // tour depends on its id and the seed alone: the batch solved as one
-// chunk, and as three chunks of other instances in another order, gives
-// the same tours, and the default budget is each instance's size's.
+// chunk, and as three chunks of other instances in another order, each
+// joined from its instances prepared one by one (as tsp batch does),
+// gives the same tours, and the default budget is each instance's size's.
 func TestSameWhateverTheChunk(t *testing.T) {
 	gputest.NeedDevice(t)
 	var ins []*solver.Instance
 	for i := range 120 {
-		n := []int{60, 100, 130, 250}[i%4]
+		n := []int{60, 100, 130, 250, 7}[i%5]
 		ins = append(ins, gputest.RandomInstance(n, solver.Euc2D, 1e4, uint64(900+i)))
 	}
 	p := solver.Params{Seed: 3}
@@ -133,7 +134,7 @@ func TestSameWhateverTheChunk(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ru.Close()
-	solveIDs := func(idx []int) map[int]solver.Result {
+	solveIDs := func(idx []int, joined bool) map[int]solver.Result {
 		sub, ids := make([]*solver.Instance, len(idx)), make([]uint64, len(idx))
 		for k, i := range idx {
 			sub[k], ids[k] = ins[i], uint64(i)
@@ -141,6 +142,15 @@ func TestSameWhateverTheChunk(t *testing.T) {
 		pr, err := Prepare(context.Background(), sub, ids, p)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if joined {
+			one := make([]*Prepared, len(idx))
+			for k := range idx {
+				if one[k], err = Prepare(context.Background(), sub[k:k+1], ids[k:k+1], p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			pr = Join(one)
 		}
 		if err := pr.Search(context.Background(), ru); err != nil {
 			t.Fatal(err)
@@ -159,20 +169,23 @@ func TestSameWhateverTheChunk(t *testing.T) {
 	for i := range all {
 		all[i] = i
 	}
-	whole := solveIDs(all)
+	whole := solveIDs(all, false)
 	parts := map[int]solver.Result{}
 	for c := range 3 {
 		var idx []int
 		for i := len(ins) - 1 - c; i >= 0; i -= 3 {
 			idx = append(idx, i)
 		}
-		maps.Copy(parts, solveIDs(idx))
+		maps.Copy(parts, solveIDs(idx, true))
 	}
 	for i, in := range ins {
 		a, b := whole[i], parts[i]
 		gputest.CheckResult(t, in.Name, in, a)
 		if !slices.Equal(a.Tour, b.Tour) || a.Steps != b.Steps {
 			t.Fatalf("instance %d (%d cities): %d (%d kicks) in one chunk, %d (%d kicks) in three", i, in.N, a.Length, a.Steps, b.Length, b.Steps)
+		}
+		if in.N < blockils.BatchMinN {
+			continue // solved exactly on the host
 		}
 		w := blockils.BatchMaxSearches
 		if in.N > 110 {

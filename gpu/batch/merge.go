@@ -140,14 +140,14 @@ func evolve(in *solver.Instance, tours [][]int32, lens []int64, b int, child []i
 	return pop[best], pl[best]
 }
 
-// spread hands 0..count-1 out to workers goroutines, the next k to
-// whichever is free; each goroutine takes a func of its own from worker
-// (its scratch state with it), which returns false to end that
-// goroutine. It returns a func that waits for all of them.
+// spread hands 0..count-1 out to workers goroutines (at most count), the
+// next k to whichever is free; each goroutine takes a func of its own
+// from worker (its scratch state with it), which returns false to end
+// that goroutine. It returns a func that waits for all of them.
 func spread(count, workers int, worker func() func(k int) bool) (wait func()) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range max(workers, 1) {
+	for range max(min(workers, count), 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
