@@ -147,9 +147,9 @@ func TestPartitionClusteredDeterministic(t *testing.T) {
 // (alpha lists with the partition search) gives the option's value
 // unless it is given.
 func TestPartitionAlphaBeside(t *testing.T) {
-	in := uniformInstance(3000, 25)
-	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 3 * time.Second,
-		Extra: map[string]string{OptPartition: "on", OptPartSegment: "500", OptCandidates: "alpha"}}, nil)
+	in := uniformInstance(1200, 25)
+	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Second,
+		Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptCandidates: "alpha"}}, nil)
 	l := res.Account.Lists
 	if l == nil || l.Kind != solver.ListsAlpha || !l.DuringSearch || res.Stats.AlphaListsAt <= 0 {
 		t.Fatalf("the search did not take the alpha lists beside it: lists %+v, at %v", l, res.Stats.AlphaListsAt)
