@@ -140,3 +140,29 @@ func TestPartitionClusteredDeterministic(t *testing.T) {
 		t.Fatalf("same seed and workers, different tours: %d and %d", a.Length, b.Length)
 	}
 }
+
+// TestPartitionAlphaBeside: under "alpha" the partition search starts at
+// once on the mixed lists and takes the alpha lists of the ascent beside
+// it once they are there, which the account tells; the plan of GPU auto
+// (alpha lists with the partition search) gives the option's value
+// unless it is given.
+func TestPartitionAlphaBeside(t *testing.T) {
+	in := uniformInstance(1200, 25)
+	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Second,
+		Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptCandidates: "alpha"}}, nil)
+	l := res.Account.Lists
+	if l == nil || l.Kind != solver.ListsAlpha || !l.DuringSearch || res.Stats.AlphaListsAt <= 0 {
+		t.Fatalf("the search did not take the alpha lists beside it: lists %+v, at %v", l, res.Stats.AlphaListsAt)
+	}
+	if res.Stats.AscentIterations < 2 {
+		t.Fatalf("alpha lists after %d ascent iterations", res.Stats.AscentIterations)
+	}
+	pl := ilsPlan{Strategy: strategy.Strategy{Search: strategy.Partition, LocalSearch: strategy.LocalSearch{Lists: strategy.Alpha}}}
+	for _, given := range []bool{false, true} {
+		o := ilsOptions{cfg: ilsConfig{candidates: listMixed}}
+		pl.apply(&o, func(name string) bool { return given && name == OptCandidates })
+		if want := map[bool]listKind{false: listAlpha, true: listMixed}[given]; o.cfg.candidates != want {
+			t.Errorf("candidates given %v: %v, want %v", given, o.cfg.candidates, want)
+		}
+	}
+}

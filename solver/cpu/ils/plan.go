@@ -131,6 +131,10 @@ func (pl ilsPlan) apply(o *ilsOptions, given func(string) bool) {
 	if pl.ShortLists && !given(OptCandidates) {
 		o.cfg.candidates = listMixed
 	}
+	if pl.partition() && pl.LocalSearch.Lists == strategy.Alpha && !given(OptCandidates) {
+		// GPU auto's ascent beside the partition search
+		o.cfg.candidates = listAlpha
+	}
 	if pl.Chain {
 		o.cfg.move = deepChain
 	}
