@@ -20,8 +20,8 @@ import (
 )
 
 // TestMultiSelection: a selection the host does not have is refused in one
-// line before the run; an engine that does not split runs on GPU 0 and
-// says so.
+// line before the run; 2opt-ils on two contexts runs a search on each and
+// says so in its account.
 func TestMultiSelection(t *testing.T) {
 	gputest.NeedDevice(t)
 	gpus, err := device.GPUs()
@@ -42,7 +42,7 @@ func TestMultiSelection(t *testing.T) {
 		t.Fatal(err)
 	}
 	gputest.CheckExact(t, "2opt-ils", in, res)
-	if g := res.Account.GPU; g == nil || g.Contexts != 1 || g.Selected != 2 {
+	if g := res.Account.GPU; g == nil || g.Contexts != 2 || g.Selected != 2 {
 		t.Fatalf("2opt-ils on two contexts: GPU account %+v", g)
 	}
 }
