@@ -667,3 +667,45 @@ func TestCrowdedRound(t *testing.T) {
 		t.Fatalf("fused round: %d, start %d", pr.length, l0)
 	}
 }
+
+// TestPartitionLKLook: under the LK move a descent cut off by its slice
+// leaves the cities it did not reach queued for the next one; after a
+// full descent the next one queues only the segment's ends and the
+// cities whose tour neighbours changed since.
+func TestPartitionLKLook(t *testing.T) {
+	in := uniformInstance(3000, 35)
+	pr := newTestPartRunWith(t, in, 1, map[string]string{optPartSegment: "3000", optPartSlice: "300", optMove: "lk"},
+		solver.Aid{}, nil)
+	queued := func(end time.Time) int {
+		t.Helper()
+		pr.cut(0, 0)
+		pr.prepare(0)
+		sg := pr.segs[0]
+		sg.kicks = 0 // the descent alone
+		s := pr.load(0, sg)
+		pr.pushLooked(s, sg)
+		q := s.Queued()
+		s.ClearQueue()
+		if d, _ := pr.search(0, 0, 0, end); d < 0 {
+			pr.keep(pr.ls[0], sg)
+			pr.length += d
+		}
+		checkPartTour(t, pr, "after a search")
+		return q
+	}
+	if q := queued(time.Now()); q != in.N {
+		t.Fatalf("first descent: %d cities queued, want all %d", q, in.N)
+	}
+	if q := queued(time.Time{}); q <= 2 {
+		t.Fatalf("after a descent cut off at once: %d cities queued, want those it did not reach", q)
+	}
+	if q := queued(time.Time{}); q != 2 {
+		t.Fatalf("after a full descent: %d cities queued, want the 2 ends", q)
+	}
+	// a 2-opt move at positions 100..199 changes the neighbours of 4 cities
+	slices.Reverse(pr.t[100:200])
+	pr.length = tour.NewDist(in).Length(pr.t)
+	if q := queued(time.Time{}); q != 2+4 {
+		t.Fatalf("after a 2-opt move: %d cities queued, want the 2 ends and its 4 cities", q)
+	}
+}
