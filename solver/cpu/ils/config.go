@@ -36,8 +36,8 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"with the 5-opt move, also the non-sequential 4-opt move (two 2-exchanges that each split the tour, together one tour) where the 5-opt move finds nothing").Experimental(),
 	solver.Int(OptDepth, func(o *ilsOptions) *int { return &o.cfg.depth }, 1, 1, localsearch.MaxDepth,
 		"steps of a sequential move after its first 2-opt step, Lin–Kernighan style (1: 3-opt, 2: 4-opt, 3: 5-opt); with threeopt on").Experimental(),
-	solver.Enum(OptMove, func(o *ilsOptions) *deepMove { return &o.cfg.move }, "chain", []string{"chain", "lk5", "adapt", "lk"}, []deepMove{deepChain, deepLK5, deepAdapt, deepLK},
-		"the deep move after 2-opt and Or-opt: a chain of 2-opt steps (threeopt, depth), the sequential 5-opt move of Lin–Kernighan–Helsgaun chained while it gains (lk5), in the partition search each round the one that gained more per second in its last round (adapt; on clustered instances and elsewhere the chain), or the Lin–Kernighan step of 2-opt flips up to 25 deep (lk; in the partition search every round, each segment's descent going on where the last one stopped)").Experimental(),
+	solver.Enum(OptMove, func(o *ilsOptions) *deepMove { return &o.cfg.move }, "chain", []string{"chain", "lk5", "adapt"}, []deepMove{deepChain, deepLK5, deepAdapt},
+		"the deep move after 2-opt and Or-opt: a chain of 2-opt steps (threeopt, depth), the sequential 5-opt move of Lin–Kernighan–Helsgaun chained while it gains (lk5), or in the partition search each round the one that gained more per second in its last round (adapt; on clustered instances and elsewhere the chain)").Experimental(),
 	solver.Int(OptRestart, func(o *ilsOptions) *int { return &o.restart }, 0, 0, 600000,
 		"with share merge and a time limit: milliseconds without a shorter merged tour after which the workers start again from the best tour so far with random double bridges on a fiftieth of the cities, the tour they reached first crossed with that best by partition crossover (0: never)").Experimental(),
 	solver.Enum(OptAccept, func(o *ilsOptions) *bool { return &o.cfg.acceptEqual }, "better", []string{"better", "equal"}, []bool{false, true},
@@ -101,7 +101,6 @@ const (
 	deepChain = partition.MoveChain // a chain of 2-opt steps (threeopt, depth)
 	deepLK5   = partition.MoveLK5   // the sequential 5-opt move (localsearch/kopt.go)
 	deepAdapt = partition.MoveAdapt // partition search: by round, whichever gained more per second
-	deepLK    = partition.MoveLK    // the Lin–Kernighan step (localsearch/lk.go)
 )
 
 const (

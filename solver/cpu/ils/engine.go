@@ -246,8 +246,7 @@ type ilsOptions struct {
 
 // moveSet is the run's move set without the 5-opt move's state.
 func (o ilsOptions) moveSet() localsearch.MoveSet {
-	return localsearch.MoveSet{OrOpt: o.cfg.orOpt, ThreeOpt: o.cfg.threeOpt, Depth: o.cfg.depth, Or3: o.cfg.or3, RKBI: o.rkbi, Bridge: o.cfg.bridge,
-		LK: o.cfg.move == deepLK}
+	return localsearch.MoveSet{OrOpt: o.cfg.orOpt, ThreeOpt: o.cfg.threeOpt, Depth: o.cfg.depth, Or3: o.cfg.or3, RKBI: o.rkbi, Bridge: o.cfg.bridge}
 }
 
 // configure gives the local search s the run's move set and pivoting,

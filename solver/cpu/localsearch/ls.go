@@ -61,8 +61,6 @@ type Search struct {
 	// k5 is the state of the sequential 5-opt move (FiveOpt.go) when it is
 	// the deep move.
 	k5 *FiveOpt
-	// lk is the LK step's scratch state (lk.go), made at its first use.
-	lk *lkState
 
 	// kickFrom, when set, holds the cities a kick starts at (its first
 	// removed edge leaves one of them): a worker's region of the tour.
@@ -157,9 +155,6 @@ type MoveSet struct {
 	// this scratch state, the move after 2-opt and Or-opt, in place of the
 	// chain and of RKBI pivoting
 	FiveOpt *FiveOpt
-	// LK, when set (and FiveOpt not), makes the Lin–Kernighan step
-	// (lk.go) the move after 2-opt and Or-opt
-	LK bool
 	// Bridge, with FiveOpt, tries the non-sequential bridge move
 	// (bridge.go) where the 5-opt move finds nothing
 	Bridge bool
@@ -185,8 +180,6 @@ func (s *Search) SetMoves(m MoveSet) {
 	switch {
 	case m.FiveOpt != nil:
 		s.deep = (*Search).try5opt
-	case m.LK:
-		s.deep = tryLK
 	case m.ThreeOpt && m.Or3:
 		s.deep = try3optPure
 	case m.ThreeOpt:

@@ -11,7 +11,7 @@ package localsearch
 type vtour struct {
 	s    *Search
 	m    int
-	runs []vrun // m in use, room for the most its user makes
+	runs [maxRuns]vrun
 }
 
 // vrun is the array positions lo..hi (lo ≤ hi), walked from hi down to
@@ -25,25 +25,10 @@ type vrun struct {
 // step and MaxDepth more).
 const maxRuns = 1 + 2*(MaxDepth+1)
 
-// reset makes v s's tour as it is, with room for maxRuns runs.
-func (v *vtour) reset(s *Search) { v.resetRoom(s, maxRuns) }
-
-// resetRoom is reset with room for room runs (two more per step).
-func (v *vtour) resetRoom(s *Search, room int) {
-	if len(v.runs) < room {
-		v.runs = make([]vrun, room)
-	}
+// reset makes v s's tour as it is.
+func (v *vtour) reset(s *Search) {
 	v.s, v.m = s, 1
 	v.runs[0] = vrun{0, int32(s.n - 1), false}
-}
-
-// copyFrom makes v the virtual tour o.
-func (v *vtour) copyFrom(o *vtour) {
-	if len(v.runs) < len(o.runs) {
-		v.runs = make([]vrun, len(o.runs))
-	}
-	v.s, v.m = o.s, o.m
-	copy(v.runs[:o.m], o.runs[:o.m])
 }
 
 // find returns the index of the run holding position p.
@@ -215,7 +200,7 @@ func (s *Search) extendVirtual(v *vtour, t1, t2, t3, t4, last int32, g2 int64, l
 		}
 		if level+1 < s.depth {
 			w := &s.vt[level+1]
-			w.copyFrom(v)
+			*w = *v
 			w.move2(last, t1, t5, t6)
 			if s.extendVirtual(w, t1, t2, t3, t4, t6, g+d56, level+1) {
 				return true

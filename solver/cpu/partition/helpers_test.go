@@ -65,7 +65,7 @@ func testOptions(t testing.TB, n int, extra map[string]string) Options {
 		case optKicks:
 			o.Kicks = int(num(v))
 		case optMove:
-			o.Move = Move(choice(v, "chain", "lk5", "adapt", "lk"))
+			o.Move = Move(choice(v, "chain", "lk5", "adapt"))
 		case optDepth:
 			o.Depth = int(num(v))
 		case optSegment:

@@ -120,7 +120,6 @@ const (
 	MoveChain Move = iota // a chain of 2-opt steps (ThreeOpt, Depth)
 	MoveLK5               // the sequential 5-opt move (localsearch/kopt.go)
 	MoveAdapt             // by round, whichever gained more per second
-	MoveLK                // the Lin–Kernighan step (localsearch/lk.go)
 )
 
 const (
@@ -243,11 +242,6 @@ type partMoves struct {
 	k5   []*kopt
 	deep bool
 	rate [2]float64
-	// look: under the LK move, city → its tour neighbours when an LK
-	// round's search last left it without an improving move (lookKey;
-	// 0: none), so that a descent its time slice cut off goes on where
-	// it stopped the next round instead of from the segment's start
-	look []uint64
 }
 
 // partBeside is the path improver beside the workers (beside.go):
@@ -380,9 +374,6 @@ func newPartRun(r *Env, ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lis
 	}
 	pr.layout(false)
 	pr.ls = make([]*ls, r.Workers)
-	if r.Opts.Move == MoveLK {
-		pr.look = make([]uint64, n)
-	}
 	pr.k5 = make([]*kopt, r.Workers+1)
 	for i := range pr.k5 {
 		pr.k5[i] = newKopt()
@@ -945,12 +936,7 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	}
 	kicks := int64(0)
 	s.SetJournal(false)
-	looks := pr.look != nil && pr.deep && pr.rep == 1
-	if looks {
-		pr.pushLooked(s, sg)
-	} else {
-		s.PushAll()
-	}
+	s.PushAll()
 	// a 5-opt descent of a whole segment takes many slices (from a chain
 	// optimum of 5,000 cities, about half a second): it ends with the
 	// slice too, its gains kept, so that the round keeps its length
@@ -976,47 +962,10 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 			kicks++
 		}
 	}
-	if looks {
-		pr.keepLooks(s, sg)
-	}
 	s.ClearQueue()
 	c.Moves[wk].V.Add(s.Evaluated() - base)
 	r.KicksDone[wk].V.Add(kicks)
 	return s.Length() - length0, kicks
-}
-
-// lookKey is the key of segment sg's city j in the tour of s: its two
-// tour neighbours as the instance's cities, never 0.
-func lookKey(s *ls, sg *partSeg, j int32) uint64 {
-	a, b := sg.cities[s.Pred(j)], sg.cities[s.Succ(j)]
-	return uint64(min(a, b))<<32 | (uint64(max(a, b)) + 1)
-}
-
-// pushLooked queues, in tour order, the cities of segment sg that no
-// earlier LK round's search left without a move among the same
-// neighbours, and its two ends, whose neighbours lie outside.
-func (pr *partRun) pushLooked(s *ls, sg *partSeg) {
-	for _, j := range s.Tour() {
-		if j == 0 || int(j) == sg.m-1 || pr.look[sg.cities[j]] != lookKey(s, sg, j) {
-			s.Push(j)
-		}
-	}
-}
-
-// keepLooks records, after an LK round's search of segment sg, the cities it
-// left without an improving move: those off its queue, but its ends and
-// the cities with candidates outside the segment.
-func (pr *partRun) keepLooks(s *ls, sg *partSeg) {
-	for j := range int32(sg.m) {
-		ct := sg.cities[j]
-		pr.look[ct] = 0
-		if j > 0 && int(j) < sg.m-1 && !pr.border[ct] {
-			pr.look[ct] = lookKey(s, sg, j)
-		}
-	}
-	for s.Queued() > 0 {
-		pr.look[sg.cities[s.Pop()]] = 0
-	}
 }
 
 // load readies worker wk's local search for segment sg, reusing buffers.
@@ -1118,7 +1067,7 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 // (docs/DECISIONS.md#clustered-chain).
 func (pr *partRun) chooseMove() bool {
 	switch pr.env.Opts.Move {
-	case MoveLK5, MoveLK:
+	case MoveLK5:
 		return true
 	case MoveChain:
 		return false
@@ -1137,10 +1086,7 @@ func (pr *partRun) chooseMove() bool {
 func (pr *partRun) moves(i, rkbi int) moveSet {
 	o := pr.env.Opts
 	m := moveSet{OrOpt: o.OrOpt, ThreeOpt: o.ThreeOpt, Depth: pr.depth, Or3: o.Or3, RKBI: rkbi}
-	switch {
-	case pr.deep && o.Move == MoveLK:
-		m.LK = true
-	case pr.deep:
+	if pr.deep {
 		m.FiveOpt = pr.k5[i]
 	}
 	return m
