@@ -11,7 +11,6 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -22,6 +21,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/report"
 )
 
 // Formats Write supports.
@@ -92,24 +92,18 @@ func TitleForPath(in *solver.Instance, path []int) string {
 	if in == nil || len(path) != in.N {
 		return TitleOf(in, 0)
 	}
-	return fmt.Sprintf("%s — %s (open path)", in.Name, in.HumanLength(solver.PathLength(in, path)))
+	res := solver.Result{Length: solver.PathLength(in, path), Account: solver.Account{Route: &solver.RouteAccount{Open: true}}}
+	return report.New(in, res).Title(in)
 }
 
-// TitleOf returns "name — length (gap % above optimum)" for a tour of in
-// of that length, or "name — n cities" when length is 0: the lengths as a
-// person reads them elsewhere (HumanLength: digits grouped, the unit
-// named), the gap spaced as the app's Gap field writes it.
+// TitleOf is the title of a tour of in of that length as the run's
+// record gives it (report.Report.Title): "name — length (gap % above
+// optimum)", or "name — n cities" when length is 0.
 func TitleOf(in *solver.Instance, length int64) string {
 	if in == nil {
 		return ""
 	}
-	if length <= 0 {
-		return fmt.Sprintf("%s — %s cities", in.Name, solver.GroupDigits(strconv.Itoa(in.N)))
-	}
-	if g, ok := solver.GapPercent(length, in.Optimum); ok {
-		return fmt.Sprintf("%s — %s (%.2f %% above %s)", in.Name, in.HumanLength(length), g, in.HumanLength(in.Optimum))
-	}
-	return fmt.Sprintf("%s — %s", in.Name, in.HumanLength(length))
+	return report.New(in, solver.Result{Length: length}).Title(in)
 }
 
 // Bounds is an axis-aligned rectangle in world coordinates (see WorldXY).
