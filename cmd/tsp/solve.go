@@ -48,27 +48,8 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	gpuNote := gpusOnCPU(&r.p)
-	sel, err := checkGPUs("solve", r.p)
+	pl, choice, in, err := r.load()
 	if err != nil {
-		return err
-	}
-	if err := onFirstGPU("solve", r.p, sel); err != nil {
-		return err
-	}
-	targets := []target{{"--out", r.out}, {"--json", r.json}}
-	pl, choice, err := setUpRun("solve", r.p, []string{r.file, r.route.start, r.optima}, targets...)
-	if err != nil {
-		return err
-	}
-	in, err := loadInstance(r.file, r.optima, r.optimum, r.optimumGiven)
-	if err != nil {
-		return err
-	}
-	// the optimum's table or tour read with the instance are inputs too
-	if err := checkTargets("solve", instfile.InputsOf(r.file, in), targets...); err != nil {
-		return err
-	}
-	if err := checkTourFormat(in, r.out); err != nil {
 		return err
 	}
 	p := r.p
@@ -107,6 +88,32 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return finishSolve(ctx, e, plan, out, o)
+}
+
+// load checks the request's GPUs and outputs, picks the engine and reads
+// the instance; no output may name a file read with it (the optimum's
+// table or tour) or have a format the instance cannot be written in.
+func (r *solveRequest) load() (*session.Pipeline, session.Choice, *solver.Instance, error) {
+	sel, err := checkGPUs("solve", r.p)
+	if err == nil {
+		err = onFirstGPU("solve", r.p, sel)
+	}
+	if err != nil {
+		return nil, session.Choice{}, nil, err
+	}
+	targets := []target{{"--out", r.out}, {"--json", r.json}}
+	pl, choice, err := setUpRun("solve", r.p, []string{r.file, r.route.start, r.optima}, targets...)
+	if err != nil {
+		return nil, choice, nil, err
+	}
+	in, err := loadInstance(r.file, r.optima, r.optimum, r.optimumGiven)
+	if err == nil {
+		err = checkTargets("solve", instfile.InputsOf(r.file, in), targets...)
+	}
+	if err == nil {
+		err = checkTourFormat(in, r.out)
+	}
+	return pl, choice, in, err
 }
 
 // warnEarlyStop says on stderr that a signal stopped the run before its time (interrupted: the command's context ended), and
