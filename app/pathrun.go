@@ -66,7 +66,7 @@ func (p *Pane) idleScene() export.Scene {
 	}
 	s := export.SceneFor(p.in, p.start.tour, nil, opt)
 	if p.start.path {
-		s.Path, s.Title = true, export.TitleForPath(p.in, p.start.tour)
+		s.Path, s.Title = true, export.TitleFor(p.in, p.start.tour, true)
 	}
 	if p.start.tour != nil {
 		s.Title += " · start " + filepath.Base(p.start.file)

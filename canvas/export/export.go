@@ -71,39 +71,30 @@ type Scene struct {
 func SceneFor(in *solver.Instance, tour, best, optimal []int) Scene {
 	s := Scene{Instance: in, Tour: tour, Best: best, Optimal: optimal}
 	if len(best) > 0 && in != nil && len(best) == in.N {
-		s.Title = TitleFor(in, best)
+		s.Title = TitleFor(in, best, false)
 	} else {
-		s.Title = TitleFor(in, tour)
+		s.Title = TitleFor(in, tour, false)
 	}
 	return s
 }
 
-// TitleFor returns TitleOf tour's length, or "name — n cities" when tour is not a whole tour of in.
-func TitleFor(in *solver.Instance, tour []int) string {
-	if in == nil || len(tour) != in.N {
-		return TitleOf(in, 0)
-	}
-	return TitleOf(in, solver.TourLength(in, tour))
-}
-
-// TitleForPath is TitleFor of an open path: its length without a closing
-// edge, and no gap (the known optimum is a tour's).
-func TitleForPath(in *solver.Instance, path []int) string {
-	if in == nil || len(path) != in.N {
-		return TitleOf(in, 0)
-	}
-	res := solver.Result{Length: solver.PathLength(in, path), Account: solver.Account{Route: &solver.RouteAccount{Open: true}}}
-	return report.New(in, res).Title(in)
-}
-
-// TitleOf is the title of a tour of in of that length as the run's
-// record gives it (report.Report.Title): "name — length (gap % above
-// optimum)", or "name — n cities" when length is 0.
-func TitleOf(in *solver.Instance, length int64) string {
+// TitleFor is the title the run's record gives a tour of in
+// (report.Report.Title), of an open path with path (its length without a
+// closing edge, no gap), or "name — n cities" when tour is not a whole
+// tour of in.
+func TitleFor(in *solver.Instance, tour []int, path bool) string {
 	if in == nil {
 		return ""
 	}
-	return report.New(in, solver.Result{Length: length}).Title(in)
+	var res solver.Result
+	switch {
+	case len(tour) != in.N:
+	case path:
+		res.Length, res.Account.Route = solver.PathLength(in, tour), &solver.RouteAccount{Open: true}
+	default:
+		res.Length = solver.TourLength(in, tour)
+	}
+	return report.New(in, res).Title(in)
 }
 
 // Bounds is an axis-aligned rectangle in world coordinates (see WorldXY).
@@ -358,7 +349,7 @@ func draw(c vg.Canvas, s Scene, width, height int) {
 
 	title := s.Title
 	if title == "" {
-		title = TitleFor(in, s.Tour)
+		title = TitleFor(in, s.Tour, s.Path)
 	}
 	face := font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: "Sans"}, font.Length(titleSize(width)))
 	if face.Face != nil {

@@ -306,10 +306,7 @@ func writeRender(out, format string, in *solver.Instance, s export.Scene, svgPat
 			return export.WriteSVGPath(w, in, s.Tour, width)
 		})
 	}
-	s.Title = export.TitleFor(in, s.Tour)
-	if s.Path {
-		s.Title = export.TitleForPath(in, s.Tour)
-	}
+	s.Title = export.TitleFor(in, s.Tour, s.Path)
 	return atomicfile.Write(out, func(w io.Writer) error { return export.Write(w, format, s, width, height) })
 }
 
