@@ -480,14 +480,20 @@ func (a *App) addFolder(dir string) {
 	if dir == "" || dir == a.samplesDir {
 		return
 	}
-	list := []string{dir}
-	for _, d := range a.prefs.StringList(PrefFolders) {
-		if d != dir && len(list) < MaxFolders {
+	a.putFirst(PrefFolders, dir, MaxFolders)
+	a.refreshSources()
+}
+
+// putFirst puts v first in the preference list key, once, keeping at
+// most n.
+func (a *App) putFirst(key, v string, n int) {
+	list := []string{v}
+	for _, d := range a.prefs.StringList(key) {
+		if d != v && len(list) < n {
 			list = append(list, d)
 		}
 	}
-	a.prefs.SetStringList(PrefFolders, list)
-	a.refreshSources()
+	a.prefs.SetStringList(key, list)
 }
 
 // refreshSources rebuilds the source menu: the samples, the recent files,

@@ -130,13 +130,7 @@ func (a *App) addRecent(path string) {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
-	list := []string{path}
-	for _, p := range a.prefs.StringList(PrefRecent) {
-		if p != path && len(list) < MaxRecent {
-			list = append(list, p)
-		}
-	}
-	a.prefs.SetStringList(PrefRecent, list)
+	a.putFirst(PrefRecent, path, MaxRecent)
 }
 
 // Open loads the instance at path in the background and shows it in every
