@@ -130,19 +130,6 @@ func (a *App) OpenStartTour(path string) error {
 	return nil
 }
 
-// resultRoute is the run's result as the route's (route.Route.Finish).
-func (p *Pane) resultRoute() (solver.Result, bool, error) {
-	res, ok := p.Runner.Result()
-	p.mu.Lock()
-	rt := p.route
-	p.mu.Unlock()
-	if !ok || rt == nil {
-		return res, ok, nil
-	}
-	res, err := rt.Finish(res)
-	return res, ok, err
-}
-
 // record is the run's Report, every export's record of it, with the
 // instance its lengths are of: the finished run's result with finished;
 // else, while a run goes on, its best tour so far. A path run's is the
