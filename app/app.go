@@ -376,13 +376,13 @@ func (a *App) Running() bool {
 	return false
 }
 
-// RunLines describes the last run of each pane on screen, a line each
-// (tsplab prints them after --run, to set beside tsp solve).
+// RunLines describes the last run of each pane on screen from its record,
+// a line each (tsplab prints them after --run, to set beside tsp solve).
 func (a *App) RunLines() []string {
 	var out []string
 	for i, p := range a.Panes() {
-		res, ok, err := p.resultRoute()
-		if !ok || err != nil {
+		rep, in, err := p.record(true)
+		if err != nil {
 			continue
 		}
 		name := p.Name
@@ -396,8 +396,8 @@ func (a *App) RunLines() []string {
 		}
 		p.mu.Unlock()
 		out = append(out, fmt.Sprintf("%s %s/%s (seed %d%s): length %s, %s moves in %.2f s, %s moves/s, stopped: %s",
-			name, res.Algorithm, res.Backend, res.Params.Seed, had, p.Instance().HumanLength(res.Length), FormatCount(float64(res.Moves)),
-			res.Elapsed.Seconds(), FormatCount(res.MovesPerSecond()), res.StopReason))
+			name, rep.Algorithm, rep.Backend, rep.Seed, had, in.HumanLength(rep.LengthScaled), FormatCount(float64(rep.MovesEvaluated)),
+			rep.ElapsedSeconds, FormatCount(rep.MovesPerSecond), rep.StopReason))
 	}
 	return out
 }

@@ -480,14 +480,20 @@ func (a *App) addFolder(dir string) {
 	if dir == "" || dir == a.samplesDir {
 		return
 	}
-	list := []string{dir}
-	for _, d := range a.prefs.StringList(PrefFolders) {
-		if d != dir && len(list) < MaxFolders {
+	a.putFirst(PrefFolders, dir, MaxFolders)
+	a.refreshSources()
+}
+
+// putFirst puts v first in the preference list key, once, keeping at
+// most n.
+func (a *App) putFirst(key, v string, n int) {
+	list := []string{v}
+	for _, d := range a.prefs.StringList(key) {
+		if d != v && len(list) < n {
 			list = append(list, d)
 		}
 	}
-	a.prefs.SetStringList(PrefFolders, list)
-	a.refreshSources()
+	a.prefs.SetStringList(key, list)
 }
 
 // refreshSources rebuilds the source menu: the samples, the recent files,
@@ -540,7 +546,35 @@ func (a *App) browserView() fyne.CanvasObject {
 	// Short labels: the column is narrow; the icons say file and folder.
 	openFile := widget.NewButtonWithIcon("Open…", theme.FileIcon(), a.openFileDialog)
 	openFolder := widget.NewButtonWithIcon("Folder…", theme.FolderOpenIcon(), a.openFolderDialog)
-	a.list = widget.NewList(
+	a.list = a.newInstanceList()
+	a.list.OnSelected = func(id widget.ListItemID) {
+		if id != a.selected {
+			a.selected = id
+			if e := a.entries[id]; e.picture {
+				a.OpenPicture(e.Path, e.Dimension)
+			} else {
+				a.Open(e.Path)
+			}
+		}
+	}
+	a.message = widget.NewLabel("")
+	a.message.Wrapping = fyne.TextWrapWord
+	a.search = widget.NewEntry()
+	a.search.SetPlaceHolder("Search names")
+	a.search.OnChanged = func(string) { a.applyFilter() }
+	a.sortBy = widget.NewSelect([]string{SortSize, SortName}, func(string) { a.applyFilter() })
+	a.sortBy.SetSelected(SortSize)
+	return container.NewBorder(
+		container.NewVBox(a.source, container.NewGridWithColumns(2, openFile, openFolder),
+			container.NewBorder(nil, nil, nil, a.sortBy, a.search)),
+		a.message, nil, nil, container.New(&rowFitter{a: a}, a.list))
+}
+
+// newInstanceList is the list of the instances shown (a.entries): a row
+// each, its name and its second line (fitSummary), or the reason the
+// file cannot be read.
+func (a *App) newInstanceList() *widget.List {
+	return widget.NewList(
 		func() int { return len(a.entries) },
 		func() fyne.CanvasObject {
 			name := widget.NewLabel("instance")
@@ -574,27 +608,6 @@ func (a *App) browserView() fyne.CanvasObject {
 			}
 		},
 	)
-	a.list.OnSelected = func(id widget.ListItemID) {
-		if id != a.selected {
-			a.selected = id
-			if e := a.entries[id]; e.picture {
-				a.OpenPicture(e.Path, e.Dimension)
-			} else {
-				a.Open(e.Path)
-			}
-		}
-	}
-	a.message = widget.NewLabel("")
-	a.message.Wrapping = fyne.TextWrapWord
-	a.search = widget.NewEntry()
-	a.search.SetPlaceHolder("Search names")
-	a.search.OnChanged = func(string) { a.applyFilter() }
-	a.sortBy = widget.NewSelect([]string{SortSize, SortName}, func(string) { a.applyFilter() })
-	a.sortBy.SetSelected(SortSize)
-	return container.NewBorder(
-		container.NewVBox(a.source, container.NewGridWithColumns(2, openFile, openFolder),
-			container.NewBorder(nil, nil, nil, a.sortBy, a.search)),
-		a.message, nil, nil, container.New(&rowFitter{a: a}, a.list))
 }
 
 // rowFitter lays the list out over its whole room and, when its width

@@ -89,14 +89,14 @@ func (p *Pane) writeExport(w io.Writer, kind string, width, height int, label st
 		}
 		return rep.WriteTour(w, in, report.TourTSPLIB)
 	case ExportSVGPath:
-		tour, _, path := p.bestRoute()
-		if tour == nil {
-			return errors.New("export: no tour yet: run a solver first")
+		rep, in, err := p.record(false)
+		if err != nil {
+			return err
 		}
-		if path {
-			return export.WriteSVGOpenPath(w, p.in, tour, width)
+		if rep.IsPath() {
+			return export.WriteSVGOpenPath(w, in, rep.Cities(), width)
 		}
-		return export.WriteSVGPath(w, p.in, tour, width)
+		return export.WriteSVGPath(w, in, rep.Cities(), width)
 	case ExportCSV:
 		return export.WriteCurveCSV(w, p.in, p.Curve.Points())
 	case ExportJSON:

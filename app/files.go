@@ -15,20 +15,27 @@ import (
 )
 
 func (a *App) openFileDialog() {
+	a.showFileOpen(a.prefs.String(PrefFolder), storage.NewExtensionFileFilter(openExtensions()), func(path string) error {
+		a.OpenFile(path)
+		return nil
+	})
+}
+
+// showFileOpen asks for a file to open, listed by filter, starting in dir
+// ("": Fyne's choice), and hands its path to open; an error in a dialog.
+func (a *App) showFileOpen(dir string, filter storage.FileFilter, open func(path string) error) {
 	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+		if rc != nil {
+			path := rc.URI().Path()
+			rc.Close()
+			err = open(path)
+		}
 		if err != nil {
 			showErrorDialog(err, a.Win)
-			return
 		}
-		if rc == nil {
-			return
-		}
-		path := rc.URI().Path()
-		rc.Close()
-		a.OpenFile(path)
 	}, a.Win)
-	d.SetFilter(storage.NewExtensionFileFilter(openExtensions()))
-	if dir := a.prefs.String(PrefFolder); dir != "" {
+	d.SetFilter(filter)
+	if dir != "" {
 		if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
 			d.SetLocation(l)
 		}
@@ -123,13 +130,7 @@ func (a *App) addRecent(path string) {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
-	list := []string{path}
-	for _, p := range a.prefs.StringList(PrefRecent) {
-		if p != path && len(list) < MaxRecent {
-			list = append(list, p)
-		}
-	}
-	a.prefs.SetStringList(PrefRecent, list)
+	a.putFirst(PrefRecent, path, MaxRecent)
 }
 
 // Open loads the instance at path in the background and shows it in every
@@ -200,28 +201,11 @@ func LoadInstance(path string) (*solver.Instance, []int, error) {
 // it the start of the next runs (OpenStartTour); the reader's error, with
 // the file and line, in a dialog.
 func (a *App) openTourDialog() {
-	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
-		if err != nil {
-			showErrorDialog(err, a.Win)
-			return
-		}
-		if rc == nil {
-			return
-		}
-		path := rc.URI().Path()
-		rc.Close()
-		if err := a.OpenStartTour(path); err != nil {
-			showErrorDialog(err, a.Win)
-		}
-	}, a.Win)
-	d.SetFilter(tourFileFilter)
+	dir := ""
 	if a.current != "" {
-		if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(a.current))); err == nil {
-			d.SetLocation(l)
-		}
+		dir = filepath.Dir(a.current)
 	}
-	d.Resize(fyne.NewSize(800, 560))
-	d.Show()
+	a.showFileOpen(dir, tourFileFilter, a.OpenStartTour)
 }
 
 // tourFileFilter is what Open tour… lists: the files a tour is read from

@@ -436,12 +436,16 @@ func (p *Pane) show(pr session.Progress) bool {
 	if pr.Best != nil {
 		p.best = pr.Best
 	}
-	// The title takes the update's length: recomputing it from the tour
-	// would cost a pass over every city per update.
-	sc := export.Scene{Instance: p.in, Tour: p.tour, Best: p.best, Optimal: p.optimal, Title: export.TitleOf(p.in, pr.BestLength)}
+	// The title is the record of the best so far, of the update's length:
+	// recomputing it from the tour would cost a pass over every city per
+	// update.
+	best := solver.Result{Length: pr.BestLength}
+	if p.route != nil {
+		best.Account.Route = p.route.Account()
+	}
+	sc := export.Scene{Instance: p.in, Tour: p.tour, Best: p.best, Optimal: p.optimal, Title: report.New(p.shown(), best).Title(p.shown())}
 	if p.isPath() {
 		sc.Optimal, sc.Path = nil, true
-		sc.Title = export.TitleOf(p.shown(), pr.BestLength) + " (" + p.route.What() + ")"
 	}
 	if in := p.shown(); in.HasOptimum() && pr.BestLength > 0 && pr.BestLength == in.Optimum {
 		// as short as the optimal tour: nothing to draw as a difference

@@ -66,7 +66,7 @@ func (p *Pane) idleScene() export.Scene {
 	}
 	s := export.SceneFor(p.in, p.start.tour, nil, opt)
 	if p.start.path {
-		s.Path, s.Title = true, export.TitleForPath(p.in, p.start.tour)
+		s.Path, s.Title = true, export.TitleFor(p.in, p.start.tour, true)
 	}
 	if p.start.tour != nil {
 		s.Title += " · start " + filepath.Base(p.start.file)
@@ -130,44 +130,6 @@ func (a *App) OpenStartTour(path string) error {
 	return nil
 }
 
-// bestRoute is the pane's best tour as the route's (a path for a path
-// run) with its length, and whether it is a path; before any run the tour
-// opened with Open tour…, nil without one.
-func (p *Pane) bestRoute() (tour []int, length int64, path bool) {
-	t, l := p.Runner.Best()
-	p.mu.Lock()
-	rt, start, in := p.route, p.start, p.in
-	p.mu.Unlock()
-	if t == nil && start.tour != nil {
-		// the opened tour or path, before any run
-		if start.path {
-			return start.tour, solver.PathLength(in, start.tour), true
-		}
-		return start.tour, solver.TourLength(in, start.tour), false
-	}
-	if t == nil || rt == nil || !rt.IsPath() {
-		return t, l, false
-	}
-	pt, err := rt.PathOf(t)
-	if err != nil {
-		return nil, 0, true
-	}
-	return pt, solver.PathLength(rt.Orig, pt), true
-}
-
-// resultRoute is the run's result as the route's (route.Route.Finish).
-func (p *Pane) resultRoute() (solver.Result, bool, error) {
-	res, ok := p.Runner.Result()
-	p.mu.Lock()
-	rt := p.route
-	p.mu.Unlock()
-	if !ok || rt == nil {
-		return res, ok, nil
-	}
-	res, err := rt.Finish(res)
-	return res, ok, err
-}
-
 // record is the run's Report, every export's record of it, with the
 // instance its lengths are of: the finished run's result with finished;
 // else, while a run goes on, its best tour so far. A path run's is the
@@ -186,9 +148,17 @@ func (p *Pane) record(finished bool) (report.Report, *solver.Instance, error) {
 	p.mu.Unlock()
 	if !finished {
 		t, l := p.Runner.Best()
-		if t == nil && start.tour != nil && !start.path {
-			// the tour opened with Open tour…, before any run
+		if t == nil && start.tour != nil {
+			// the tour or path opened with Open tour…, before any run:
+			// a path goes from its first city to its last
 			t, l, rt = start.tour, solver.TourLength(in, start.tour), nil
+			if start.path {
+				// no gap: the optimum is a tour's
+				path := *in
+				path.Optimum, path.OptimumSource = 0, ""
+				in, l, lb = &path, solver.PathLength(in, t), 0
+				res.Account.Route = &solver.RouteAccount{From: in.CityLabel(t[0]), To: in.CityLabel(t[len(t)-1])}
+			}
 		}
 		if t == nil {
 			return report.Report{}, nil, errors.New("export: no tour yet: run a solver first")

@@ -11,7 +11,6 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -22,6 +21,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/report"
 )
 
 // Formats Write supports.
@@ -71,45 +71,30 @@ type Scene struct {
 func SceneFor(in *solver.Instance, tour, best, optimal []int) Scene {
 	s := Scene{Instance: in, Tour: tour, Best: best, Optimal: optimal}
 	if len(best) > 0 && in != nil && len(best) == in.N {
-		s.Title = TitleFor(in, best)
+		s.Title = TitleFor(in, best, false)
 	} else {
-		s.Title = TitleFor(in, tour)
+		s.Title = TitleFor(in, tour, false)
 	}
 	return s
 }
 
-// TitleFor returns TitleOf tour's length, or "name — n cities" when tour is not a whole tour of in.
-func TitleFor(in *solver.Instance, tour []int) string {
-	if in == nil || len(tour) != in.N {
-		return TitleOf(in, 0)
-	}
-	return TitleOf(in, solver.TourLength(in, tour))
-}
-
-// TitleForPath is TitleFor of an open path: its length without a closing
-// edge, and no gap (the known optimum is a tour's).
-func TitleForPath(in *solver.Instance, path []int) string {
-	if in == nil || len(path) != in.N {
-		return TitleOf(in, 0)
-	}
-	return fmt.Sprintf("%s — %s (open path)", in.Name, in.HumanLength(solver.PathLength(in, path)))
-}
-
-// TitleOf returns "name — length (gap % above optimum)" for a tour of in
-// of that length, or "name — n cities" when length is 0: the lengths as a
-// person reads them elsewhere (HumanLength: digits grouped, the unit
-// named), the gap spaced as the app's Gap field writes it.
-func TitleOf(in *solver.Instance, length int64) string {
+// TitleFor is the title the run's record gives a tour of in
+// (report.Report.Title), of an open path with path (its length without a
+// closing edge, no gap), or "name — n cities" when tour is not a whole
+// tour of in.
+func TitleFor(in *solver.Instance, tour []int, path bool) string {
 	if in == nil {
 		return ""
 	}
-	if length <= 0 {
-		return fmt.Sprintf("%s — %s cities", in.Name, solver.GroupDigits(strconv.Itoa(in.N)))
+	var res solver.Result
+	switch {
+	case len(tour) != in.N:
+	case path:
+		res.Length, res.Account.Route = solver.PathLength(in, tour), &solver.RouteAccount{Open: true}
+	default:
+		res.Length = solver.TourLength(in, tour)
 	}
-	if g, ok := solver.GapPercent(length, in.Optimum); ok {
-		return fmt.Sprintf("%s — %s (%.2f %% above %s)", in.Name, in.HumanLength(length), g, in.HumanLength(in.Optimum))
-	}
-	return fmt.Sprintf("%s — %s", in.Name, in.HumanLength(length))
+	return report.New(in, res).Title(in)
 }
 
 // Bounds is an axis-aligned rectangle in world coordinates (see WorldXY).
@@ -364,7 +349,7 @@ func draw(c vg.Canvas, s Scene, width, height int) {
 
 	title := s.Title
 	if title == "" {
-		title = TitleFor(in, s.Tour)
+		title = TitleFor(in, s.Tour, s.Path)
 	}
 	face := font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: "Sans"}, font.Length(titleSize(width)))
 	if face.Face != nil {
@@ -379,32 +364,55 @@ func draw(c vg.Canvas, s Scene, width, height int) {
 // line widths and radii that shrink as the cities grow in number.
 func drawVector(c vg.Canvas, s Scene, width, height int) {
 	pt := project(s.Instance, width, height)
-	at := projectXY(s.Instance, width, height)
-	box := BoundsOf(s.Instance)
-	n := s.Instance.N
-	lineW, r := 1.5, 2.5
+	lineW, r := vectorSizes(s.Instance.N)
+	st := pictureStyle()
+	stroke := vectorStroke(c, s.Instance, pt, projectXY(s.Instance, width, height))
+	c.SetLineDash(optimalDash(lineW), 0)
+	stroke(s.Optimal, st.Optimal, lineW, false)
+	c.SetLineDash(nil, 0)
+	stroke(s.Best, st.Best, lineW*1.5, s.Path)
+	stroke(s.Tour, st.Tour, lineW, s.Path)
+	if t := cmpOr(s.Tour, s.Best); s.Path && len(t) >= 2 {
+		// The ends of a path, as rings of the tour's colour.
+		c.SetColor(st.Tour)
+		c.SetLineWidth(vg.Length(lineW * 1.5))
+		c.Stroke(circles(pt, []int{t[0], t[len(t)-1]}, r*2.5))
+	}
+	c.SetColor(st.City)
+	c.Fill(circles(pt, solver.IdentityTour(s.Instance.N), r))
+}
+
+// vectorSizes are the width of a vector picture's lines and the radius of
+// its cities for n cities: thinner and smaller as they crowd.
+func vectorSizes(n int) (lineW, r float64) {
 	switch {
 	case n > 5000:
-		lineW, r = 0.7, 0.7
+		return 0.7, 0.7
 	case n > 2000:
-		lineW, r = 0.7, 1.2
+		return 0.7, 1.2
 	case n > 1000:
-		lineW, r = 1, 1.2
+		return 1, 1.2
 	case n > 300:
-		lineW, r = 1, 1.8
+		return 1, 1.8
 	case n > 200:
-		r = 1.8
+		return 1.5, 1.8
 	}
-	st := pictureStyle()
-	stroke := func(t []int, clr color.Color, wd float64, open bool) {
+	return 1.5, 2.5
+}
+
+// vectorStroke returns the function that strokes a tour of in (an open
+// path with open) in a colour and a width; an edge across the map's edge
+// goes the short way round, cut there.
+func vectorStroke(c vg.Canvas, in *solver.Instance, pt func(int) vg.Point, at func(x, y float64) vg.Point) func(t []int, clr color.Color, wd float64, open bool) {
+	box := BoundsOf(in)
+	return func(t []int, clr color.Color, wd float64, open bool) {
 		if len(t) < 2 {
 			return
 		}
 		var p vg.Path
 		p.Move(pt(t[0]))
 		edge := func(a, b int) {
-			// the short way round: an edge across the map's edge is cut there
-			if x0, y0, x1, y1, cut := seamEnds(s.Instance, box, a, b); cut {
+			if x0, y0, x1, y1, cut := seamEnds(in, box, a, b); cut {
 				p.Line(at(x0, y0))
 				p.Move(at(x1, y1))
 			}
@@ -420,33 +428,18 @@ func drawVector(c vg.Canvas, s Scene, width, height int) {
 		c.SetLineWidth(vg.Length(wd))
 		c.Stroke(p)
 	}
-	c.SetLineDash(optimalDash(lineW), 0)
-	stroke(s.Optimal, st.Optimal, lineW, false)
-	c.SetLineDash(nil, 0)
-	stroke(s.Best, st.Best, lineW*1.5, s.Path)
-	stroke(s.Tour, st.Tour, lineW, s.Path)
-	if t := cmpOr(s.Tour, s.Best); s.Path && len(t) >= 2 {
-		// The ends of a path, as rings of the tour's colour.
-		var ends vg.Path
-		for _, c := range []int{t[0], t[len(t)-1]} {
-			q := pt(c)
-			ends.Move(vg.Point{X: q.X + vg.Length(r*2.5), Y: q.Y})
-			ends.Arc(q, vg.Length(r*2.5), 0, 2*math.Pi)
-			ends.Close()
-		}
-		c.SetColor(st.Tour)
-		c.SetLineWidth(vg.Length(lineW * 1.5))
-		c.Stroke(ends)
-	}
-	c.SetColor(st.City)
+}
+
+// circles is a circle of radius r around each of the cities.
+func circles(pt func(int) vg.Point, cities []int, r float64) vg.Path {
 	var p vg.Path
-	for i := 0; i < n; i++ {
+	for _, i := range cities {
 		q := pt(i)
 		p.Move(vg.Point{X: q.X + vg.Length(r), Y: q.Y})
 		p.Arc(q, vg.Length(r), 0, 2*math.Pi)
 		p.Close()
 	}
-	c.Fill(p)
+	return p
 }
 
 // cmpOr is a when it is not nil, else b.

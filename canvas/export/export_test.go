@@ -260,21 +260,21 @@ func TestSceneForTitles(t *testing.T) {
 		t.Errorf("partial best: title %q, want the tour's length", got)
 	}
 	in.Optimum = 320
-	if got := TitleFor(in, []int{0, 1, 2, 3}); got != "sq — 400 (25.00 % above 320)" {
+	if got := TitleFor(in, []int{0, 1, 2, 3}, false); got != "sq — 400 (25.00 % above 320)" {
 		t.Errorf("with optimum: title %q", got)
 	}
 	// Lengths and counts as the app's fields show them: digits grouped,
 	// the unit named, the gap spaced like the Gap field.
 	big := solver.NewCoordInstance("big", solver.Euc2D, []float64{0, 3e6, 3e6, 0}, []float64{0, 0, 3e6, 3e6}, nil)
 	big.Optimum = 11_000_000
-	if got, want := TitleFor(big, []int{0, 1, 2, 3}), "big — "+big.HumanLength(12_000_000)+" (9.09 % above "+big.HumanLength(11_000_000)+")"; got != want || !strings.Contains(got, "12,000,000") {
+	if got, want := TitleFor(big, []int{0, 1, 2, 3}, false), "big — "+big.HumanLength(12_000_000)+" (9.09 % above "+big.HumanLength(11_000_000)+")"; got != want || !strings.Contains(got, "12,000,000") {
 		t.Errorf("large lengths: title %q, want %q", got, want)
 	}
 	many := solver.NewCoordInstance("many", solver.Euc2D, make([]float64, 12345), make([]float64, 12345), nil)
-	if got := TitleOf(many, 0); got != "many — 12,345 cities" {
+	if got := TitleFor(many, nil, false); got != "many — 12,345 cities" {
 		t.Errorf("city count: title %q", got)
 	}
-	if TitleFor(nil, nil) != "" {
+	if TitleFor(nil, nil, false) != "" {
 		t.Error("nil instance has a title")
 	}
 	if b := BoundsOf(in); b != (Bounds{0, 0, 100, 100}) || b.Width() != 100 || b.Height() != 100 {

@@ -27,23 +27,11 @@ func WriteSVGOpenPath(w io.Writer, in *solver.Instance, path []int, width int) e
 }
 
 func writeSVGPath(w io.Writer, in *solver.Instance, tour []int, width int, open bool) error {
-	if in == nil || !in.HasCoords() {
-		return fmt.Errorf("export: no coordinates to draw")
-	}
-	if err := solver.ValidateTour(tour, in.N); err != nil {
-		return fmt.Errorf("export: tour: %v", err)
-	}
-	if width <= 0 || width > MaxSize {
-		return fmt.Errorf("export: width %d out of range 1..%d", width, MaxSize)
+	if err := checkSVGPath(in, tour, width); err != nil {
+		return err
 	}
 	b := BoundsOf(in)
-	m := 0.02 * float64(width)
-	inner := math.Max(1, float64(width)-2*m)
-	scale := 1.0
-	if span := math.Max(b.Width(), b.Height()); span > 0 {
-		scale = inner / span
-	}
-	height := math.Ceil(b.Height()*scale + 2*m)
+	m, scale, height := svgFrame(b, width)
 	bw := bufio.NewWriterSize(w, 64<<10)
 	fmt.Fprintf(bw, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%dpt\" height=\"%gpt\" viewBox=\"0 0 %d %g\">\n", width, height, width, height)
 	fmt.Fprintf(bw, "<path fill=\"none\" stroke=\"black\" stroke-width=\"%g\" stroke-linejoin=\"round\" d=\"", svgStroke(in.N, width))
@@ -86,6 +74,32 @@ func writeSVGPath(w io.Writer, in *solver.Instance, tour []int, width int, open 
 	}
 	bw.WriteString("\"/>\n</svg>\n")
 	return bw.Flush()
+}
+
+// checkSVGPath checks that tour is a whole tour of in, which has
+// coordinates, and that width is in range.
+func checkSVGPath(in *solver.Instance, tour []int, width int) error {
+	if in == nil || !in.HasCoords() {
+		return fmt.Errorf("export: no coordinates to draw")
+	}
+	if err := solver.ValidateTour(tour, in.N); err != nil {
+		return fmt.Errorf("export: tour: %v", err)
+	}
+	if width <= 0 || width > MaxSize {
+		return fmt.Errorf("export: width %d out of range 1..%d", width, MaxSize)
+	}
+	return nil
+}
+
+// svgFrame is the margin, the scale from world coordinates and the height
+// (in points) of a drawing of the box b width points wide.
+func svgFrame(b Bounds, width int) (m, scale, height float64) {
+	m = 0.02 * float64(width)
+	scale = 1.0
+	if span := math.Max(b.Width(), b.Height()); span > 0 {
+		scale = math.Max(1, float64(width)-2*m) / span
+	}
+	return m, scale, math.Ceil(b.Height()*scale + 2*m)
 }
 
 // svgStroke is a line width that keeps n cities' tour readable on a

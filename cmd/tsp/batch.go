@@ -15,6 +15,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/report"
 	"github.com/tsplab/tsplab/solver/session"
 )
 
@@ -63,7 +64,7 @@ func cmdBatch(ctx context.Context, e *env, args []string) error {
 	if r.out != "-" {
 		targets = append(targets, target{"--out", r.out})
 	}
-	pl, choice, err := setUpRun("batch", r.p, r.inputs, targets...)
+	pl, choice, err := setUpRun("batch", r.p, r.inputFiles(), targets...)
 	if err != nil {
 		return err
 	}
@@ -451,33 +452,38 @@ func checkBatchResult(in *solver.Instance, res solver.Result) error {
 	return nil
 }
 
-// line is the results line of one instance solved.
+// line is the results line of one instance solved, read from the run's
+// record (report.Report) as every front end reads it: its lengths, gaps,
+// bound and route.
 func (r *batchRequest) line(ctx context.Context, it batchItem, in *solver.Instance, res solver.Result, ref int64, hasRef bool) batchLine {
+	rep := report.New(in, res)
+	if r.bound > 0 && !in.HasOptimum() {
+		if b, err := bound.Compute(ctx, in, bound.Options{Time: r.bound}); err == nil && b.Bound > 0 {
+			rep.SetLowerBound(in, b.Bound)
+		}
+	}
 	num := func(v int64) json.Number { return json.Number(in.FormatLength(v)) }
 	l := batchLine{
-		Name: it.name(), File: it.file, Line: it.line, Key: it.key(), N: in.N,
-		Length: num(res.Length), Seconds: res.Elapsed.Seconds(), Seed: r.p.Seed,
-		Algorithm: res.Algorithm, Backend: res.Backend,
+		Name: it.name(), File: it.file, Line: it.line, Key: it.key(), N: rep.Dimension,
+		Length: num(rep.LengthScaled), Seconds: rep.ElapsedSeconds, Seed: r.p.Seed,
+		Algorithm: rep.Algorithm, Backend: rep.Backend, Route: rep.Account.Route,
 	}
-	if in.HasOptimum() {
-		l.Optimum = ptr(num(in.Optimum))
-		if g, ok := in.Gap(res.Length); ok {
-			l.GapPercent = ptr(g)
-		}
+	if rep.OptimumScaled != nil {
+		l.Optimum = ptr(num(*rep.OptimumScaled))
+	}
+	switch rep.GapAbove {
+	case "optimum":
+		l.GapPercent = rep.GapPercent
+	case "lower_bound":
+		l.LowerBound, l.BoundGapPercent = ptr(num(*rep.LowerBoundScaled)), rep.GapPercent
 	}
 	if hasRef && ref > 0 {
 		l.Reference = ptr(num(ref))
-		l.RefGapPercent = ptr(100 * float64(res.Length-ref) / float64(ref))
-	}
-	if r.bound > 0 && !in.HasOptimum() {
-		if b, err := bound.Compute(ctx, in, bound.Options{Time: r.bound}); err == nil && b.Bound > 0 {
-			l.LowerBound = ptr(num(b.Bound))
-			l.BoundGapPercent = ptr(100 * float64(res.Length-b.Bound) / float64(b.Bound))
-		}
+		l.RefGapPercent = ptr(100 * float64(rep.LengthScaled-ref) / float64(ref))
 	}
 	if r.tours {
-		l.Tour = make([]int64, len(res.Tour))
-		for i, c := range res.Tour {
+		l.Tour = make([]int64, len(rep.Tour))
+		for i, c := range rep.Cities() {
 			l.Tour[i] = in.Points.ID(c)
 		}
 	}

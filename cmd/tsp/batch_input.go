@@ -268,6 +268,27 @@ func batchFiles(in string) ([]string, error) {
 	return files, nil
 }
 
+// inputFiles are the files the batch reads besides its results, onto
+// which no --out may be written: each input file, a folder's instance
+// files, the tables of optima in their folders, and the table --optima
+// names (a .csv, or optima.csv in its folder).
+func (r *batchRequest) inputFiles() []string {
+	var files []string
+	for _, in := range r.inputs {
+		listed, _ := batchFiles(in) // an input that cannot be listed fails as an item
+		files = append(files, listed...)
+		dir := in
+		if st, err := os.Stat(in); err == nil && !st.IsDir() {
+			dir = filepath.Dir(in)
+		}
+		files = append(files, filepath.Join(dir, tsplib.OptimaFile))
+	}
+	if r.optima != "" {
+		files = append(files, r.optima, filepath.Join(r.optima, tsplib.OptimaFile))
+	}
+	return files
+}
+
 // lineItems sends the instance lines of file to each; stop is true when
 // each asked to stop.
 func lineItems(ctx context.Context, file string, each func(batchItem) bool) (stop bool, err error) {

@@ -9,6 +9,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // batchLine is one line of a batch's results: one instance solved.
@@ -35,6 +37,9 @@ type batchLine struct {
 	Seed          uint64       `json:"seed"`
 	Algorithm     string       `json:"algorithm"`
 	Backend       string       `json:"backend"`
+	// Route marks an open path and its ends, as the run record's
+	// account.route does (omitted for a closed tour).
+	Route *solver.RouteAccount `json:"route,omitempty"`
 	// Tour is the tour as 1-based ids (TSPLIB's, or a point list's own),
 	// with --tours.
 	Tour []int64 `json:"tour,omitempty"`

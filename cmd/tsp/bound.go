@@ -169,11 +169,12 @@ func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) e
 	return nil
 }
 
-// gapLine says how far length lies above a computed lower bound.
-func gapLine(in *solver.Instance, length int64, r bound.Result) string {
-	note := report.BoundNote(session.BoundOrigin(r))
+// gapLine says how far the run rep records lies above its lower bound, and where the bound came from.
+func gapLine(in *solver.Instance, rep report.Report) string {
+	note := report.BoundNote(rep.BoundSource, rep.BoundConverging)
 	if note != "" {
 		note = "; " + note
 	}
-	return fmt.Sprintf("gap ≤ %s %% (above the lower bound %s%s)", percent(r.GapPercent(length)), in.HumanLength(r.Bound), note)
+	lb := *rep.LowerBoundScaled
+	return fmt.Sprintf("gap ≤ %s %% (above the lower bound %s%s)", percent(100*float64(rep.LengthScaled-lb)/float64(lb)), in.HumanLength(lb), note)
 }

@@ -292,17 +292,22 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 		return err
 	}
 	s.Path = *open || isPath
-	if *svgPath && s.Path {
-		return atomicfile.Write(*out, func(w io.Writer) error { return export.WriteSVGOpenPath(w, in, s.Tour, *width) })
+	return writeRender(*out, format, in, s, *svgPath, *width, *height)
+}
+
+// writeRender writes the picture of s to out: with svgPath the tour alone
+// as one SVG path (open for a path), else the scene titled with its length.
+func writeRender(out, format string, in *solver.Instance, s export.Scene, svgPath bool, width, height int) error {
+	if svgPath {
+		return atomicfile.Write(out, func(w io.Writer) error {
+			if s.Path {
+				return export.WriteSVGOpenPath(w, in, s.Tour, width)
+			}
+			return export.WriteSVGPath(w, in, s.Tour, width)
+		})
 	}
-	if *svgPath {
-		return atomicfile.Write(*out, func(w io.Writer) error { return export.WriteSVGPath(w, in, s.Tour, *width) })
-	}
-	s.Title = export.TitleFor(in, s.Tour)
-	if s.Path {
-		s.Title = export.TitleForPath(in, s.Tour)
-	}
-	return atomicfile.Write(*out, func(w io.Writer) error { return export.Write(w, format, s, *width, *height) })
+	s.Title = export.TitleFor(in, s.Tour, s.Path)
+	return atomicfile.Write(out, func(w io.Writer) error { return export.Write(w, format, s, width, height) })
 }
 
 // renderScene reads the tours render draws: the --tour file, and whether

@@ -171,20 +171,36 @@ func (p *progress) record(s solver.Snapshot) progressLine {
 		MovesPerSecond: math.Round(solver.MovesPerSecond(s.Moves, s.Elapsed))}
 	r.Pool, r.Account, r.Status = poolOf(s.Account), s.Account, report.Status(phaseOf(s), s.Account)
 	if p.in.HasOptimum() {
-		r.Optimum = ptr(p.in.LengthValue(p.in.Optimum))
+		r.Optimum = ptr(p.in.LengthValue(p.shown(p.in.Optimum)))
 	}
 	if p.lb > 0 {
-		r.LowerBound = ptr(p.in.LengthValue(p.lb))
+		r.LowerBound = ptr(p.in.LengthValue(p.shown(p.lb)))
 	}
 	if p.best > 0 {
 		r.Best = ptr(p.in.LengthValue(p.best))
-		if g, ok := p.in.Gap(p.best); ok {
-			r.GapPercent, r.GapAbove = ptr(round3(g)), "optimum"
-		} else if p.lb > 0 {
-			r.GapPercent, r.GapAbove = ptr(round3(100*float64(p.best-p.lb)/float64(p.lb))), "lower_bound"
-		}
+	}
+	if g, above, ok := p.gap(); ok {
+		r.GapPercent, r.GapAbove = ptr(round3(g)), above
 	}
 	return r
+}
+
+// gap is how far the best lies above the optimum ("optimum") or else
+// above the lower bound once proven ("lower_bound"), both taken as the
+// lengths are (shown: a path between fixed ends lacks the edge between
+// them, which the tours of the run's instance hold); ok false without a
+// best or either; p.mu is held.
+func (p *progress) gap() (g float64, above string, ok bool) {
+	switch {
+	case p.best <= 0:
+	case p.in.HasOptimum():
+		g, ok = solver.GapPercent(p.best, p.shown(p.in.Optimum))
+		return g, "optimum", ok
+	case p.lb > 0:
+		g, ok = solver.GapPercent(p.best, p.shown(p.lb))
+		return g, "lower_bound", ok
+	}
+	return 0, "", false
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
@@ -223,10 +239,11 @@ func (p *progress) line(s solver.Snapshot) string {
 	switch {
 	case p.best > 0:
 		fmt.Fprintf(&tail, "best %s", p.in.HumanLength(p.best))
-		if g, ok := p.in.Gap(p.best); ok {
+		switch g, above, ok := p.gap(); {
+		case ok && above == "optimum":
 			fmt.Fprintf(&tail, "  gap %s%%", percent(g))
-		} else if p.lb > 0 {
-			fmt.Fprintf(&tail, "  gap ≤%s%%", percent(100*float64(p.best-p.lb)/float64(p.lb)))
+		case ok:
+			fmt.Fprintf(&tail, "  gap ≤%s%%", percent(g))
 		}
 	case s.Length > 0:
 		fmt.Fprintf(&tail, "length %s", p.in.HumanLength(p.shown(s.Length)))

@@ -48,27 +48,8 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	gpuNote := gpusOnCPU(&r.p)
-	sel, err := checkGPUs("solve", r.p)
+	pl, choice, in, err := r.load()
 	if err != nil {
-		return err
-	}
-	if err := onFirstGPU("solve", r.p, sel); err != nil {
-		return err
-	}
-	targets := []target{{"--out", r.out}, {"--json", r.json}}
-	pl, choice, err := setUpRun("solve", r.p, []string{r.file, r.route.start, r.optima}, targets...)
-	if err != nil {
-		return err
-	}
-	in, err := loadInstance(r.file, r.optima, r.optimum, r.optimumGiven)
-	if err != nil {
-		return err
-	}
-	// the optimum's table or tour read with the instance are inputs too
-	if err := checkTargets("solve", instfile.InputsOf(r.file, in), targets...); err != nil {
-		return err
-	}
-	if err := checkTourFormat(in, r.out); err != nil {
 		return err
 	}
 	p := r.p
@@ -107,6 +88,32 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return finishSolve(ctx, e, plan, out, o)
+}
+
+// load checks the request's GPUs and outputs, picks the engine and reads
+// the instance; no output may name a file read with it (the optimum's
+// table or tour) or have a format the instance cannot be written in.
+func (r *solveRequest) load() (*session.Pipeline, session.Choice, *solver.Instance, error) {
+	sel, err := checkGPUs("solve", r.p)
+	if err == nil {
+		err = onFirstGPU("solve", r.p, sel)
+	}
+	if err != nil {
+		return nil, session.Choice{}, nil, err
+	}
+	targets := []target{{"--out", r.out}, {"--json", r.json}}
+	pl, choice, err := setUpRun("solve", r.p, []string{r.file, r.route.start, r.optima}, targets...)
+	if err != nil {
+		return nil, choice, nil, err
+	}
+	in, err := loadInstance(r.file, r.optima, r.optimum, r.optimumGiven)
+	if err == nil {
+		err = checkTargets("solve", instfile.InputsOf(r.file, in), targets...)
+	}
+	if err == nil {
+		err = checkTourFormat(in, r.out)
+	}
+	return pl, choice, in, err
 }
 
 // warnEarlyStop says on stderr that a signal stopped the run before its time (interrupted: the command's context ended), and
@@ -407,7 +414,7 @@ func finishSolve(ctx context.Context, e *env, plan *session.Plan, out session.Ou
 			errs = append(errs, fmt.Errorf("--json: %v", err))
 		}
 	}
-	printSolveSummary(e, in, res, lb, o)
+	printSolveSummary(e, in, res, rep, o)
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
@@ -451,32 +458,33 @@ func solveBound(e *env, in *solver.Instance, out session.Outcome, o outputs) *bo
 	return out.Bound
 }
 
-// printSolveSummary prints the summary (with --verbose the whole account and the annealing schedule) and the gap above the bound, on stdout unless --out - or --json - took
-// it, then on stderr; quiet prints nothing.
-func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound.Result, o outputs) {
+// printSolveSummary prints the summary of rep, the run's record of res (with --verbose the whole account and the
+// annealing schedule) and the gap above its bound, on stdout unless --out - or --json - took it, then on stderr; quiet
+// prints nothing.
+func printSolveSummary(e *env, in *solver.Instance, res solver.Result, rep report.Report, o outputs) {
 	if o.quiet {
 		return
 	}
 	if t := report.Trivial(in.N); t != "" {
 		// nothing was searched: the length says it all
-		o.print(e, fmt.Sprintf("%s: length %s; %s", in.Name, in.HumanLength(res.Length), t))
+		o.print(e, fmt.Sprintf("%s: length %s; %s", rep.Instance, in.HumanLength(rep.LengthScaled), t))
 		return
 	}
 	elapsed := o.clock.elapsed(res)
-	lines := []string{summary(in, res, elapsed, o.clock.stopWords(res, elapsed))}
-	if s := report.Summary(res.Account); s != "" {
+	lines := []string{summary(in, rep, elapsed, o.clock.stopWords(res, elapsed))}
+	if s := report.Summary(rep.Account); s != "" {
 		lines = append(lines, s)
 	}
 	if o.verbose {
-		lines = append(lines, report.Lines(in, res.Account)...)
-		if res.Schedule != nil {
-			lines = append(lines, "schedule "+res.Schedule.InFileUnits(in).String())
+		lines = append(lines, report.Lines(in, rep.Account)...)
+		if rep.Schedule != nil {
+			lines = append(lines, "schedule "+rep.Schedule.String())
 		}
 	}
-	if lb != nil {
-		lines = append(lines, gapLine(in, res.Length, *lb))
-	} else if est, ok := in.EstimateOptimum(); ok && !in.HasOptimum() {
-		lines = append(lines, estimateLine(in, res.Length, est))
+	if rep.LowerBoundScaled != nil {
+		lines = append(lines, gapLine(in, rep))
+	} else if rep.OptimumEstimate != nil {
+		lines = append(lines, estimateLine(in, rep.LengthScaled, *rep.OptimumEstimate*math.Pow10(in.ScaleExp)))
 	}
 	for _, l := range lines {
 		o.print(e, l)
@@ -498,15 +506,15 @@ func estimateLine(in *solver.Instance, length int64, est float64) string {
 		100*(float64(length)-est)/est, in.HumanLength(int64(math.Round(est))))
 }
 
-// summary is the one-line outcome of a run that took elapsed (the command's time, reading the instance included,
-// which --time limits) and ended as stop says.
-func summary(in *solver.Instance, r solver.Result, elapsed time.Duration, stop string) string {
+// summary is the one-line outcome of the run rep records, which took elapsed (the command's time, reading the instance
+// included, which --time limits) and ended as stop says.
+func summary(in *solver.Instance, rep report.Report, elapsed time.Duration, stop string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: length %s", in.Name, in.HumanLength(r.Length))
-	if g, ok := in.Gap(r.Length); ok {
-		fmt.Fprintf(&b, " (gap %s%% to %s)", percent(g), in.HumanLength(in.Optimum))
+	fmt.Fprintf(&b, "%s: length %s", rep.Instance, in.HumanLength(rep.LengthScaled))
+	if rep.GapAbove == "optimum" {
+		fmt.Fprintf(&b, " (gap %s%% to %s)", percent(*rep.GapPercent), in.HumanLength(*rep.OptimumScaled))
 	}
-	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %s moves (%s/s)", r.Algorithm, r.Backend, r.Device, elapsed.Seconds(), siCount(float64(r.Moves)), siCount(r.MovesPerSecond()))
+	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %s moves (%s/s)", rep.Algorithm, rep.Backend, rep.Device, elapsed.Seconds(), siCount(float64(rep.MovesEvaluated)), siCount(rep.MovesPerSecond))
 	if stop != "" {
 		b.WriteString(", " + stop)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/report"
 )
 
 // TestSummarySaysWhyARunEnded: the summary names the result's stop reason
@@ -28,7 +29,7 @@ func TestSummarySaysWhyARunEnded(t *testing.T) {
 	for _, c := range cases {
 		r := base
 		r.StopReason = c.reason
-		got := summary(in, r, r.Elapsed, runClock{}.stopWords(r, r.Elapsed))
+		got := summary(in, report.New(in, r), r.Elapsed, runClock{}.stopWords(r, r.Elapsed))
 		for _, w := range phrases {
 			if strings.Contains(got, w) != (w == c.want) {
 				t.Errorf("summary %q: want only %q", got, c.want)
@@ -45,7 +46,7 @@ func TestSummaryWordsFromTheAccount(t *testing.T) {
 	r := solver.Result{Length: 4, Elapsed: time.Second, StopReason: solver.StopTime, Stopped: true}
 	var out bytes.Buffer
 	e := &env{stdout: &out, stderr: io.Discard}
-	printSolveSummary(e, in, r, nil, outputs{})
+	printSolveSummary(e, in, r, report.New(in, r), outputs{})
 	if n := strings.Count(out.String(), "\n"); n != 1 {
 		t.Errorf("%d lines without an account: %q", n, out.String())
 	}
@@ -53,13 +54,13 @@ func TestSummaryWordsFromTheAccount(t *testing.T) {
 		Pool: &solver.PoolAccount{Tours: 8, Capacity: 8, Crossovers: 1234, Gained: 1},
 		EAX:  &solver.EAXAccount{Populations: 1, Tours: 8, Generations: 29, FirstBest: 4776.9125, Best: 4700.3281}}
 	out.Reset()
-	printSolveSummary(e, in, r, nil, outputs{})
+	printSolveSummary(e, in, r, report.New(in, r), outputs{})
 	want := "evolved 1 population by edge assembly crossover, then recombined a pool of 8 tours (1,234 crossovers, 1 gave a child shorter than its parents); the last improvement came from a descent of a recombined tour"
 	if lines := strings.Split(strings.TrimSpace(out.String()), "\n"); len(lines) != 2 || lines[1] != want {
 		t.Errorf("summary %q, want its second line %q", out.String(), want)
 	}
 	out.Reset()
-	printSolveSummary(e, in, r, nil, outputs{verbose: true})
+	printSolveSummary(e, in, r, report.New(in, r), outputs{verbose: true})
 	for _, w := range []string{"search on 2 workers:", "29 generations", "best 4,776.9125 to 4,700.3281"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("verbose summary %q lacks %q", out.String(), w)
@@ -80,7 +81,7 @@ func TestSummaryTimeIsTheCommands(t *testing.T) {
 	if el < 7900*time.Millisecond {
 		t.Errorf("elapsed %v, want the command's 7.9 s at least", el)
 	}
-	if got := summary(in, r, el, c.stopWords(r, el)); !strings.Contains(got, ", 7.9") || !strings.HasSuffix(got, ", time limit reached") {
+	if got := summary(in, report.New(in, r), el, c.stopWords(r, el)); !strings.Contains(got, ", 7.9") || !strings.HasSuffix(got, ", time limit reached") {
 		t.Errorf("at the limit: %q", got)
 	}
 	early := 7050 * time.Millisecond

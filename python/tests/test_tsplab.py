@@ -178,6 +178,13 @@ class SolveTest(unittest.TestCase):
         self.assertTrue(r.path)
         self.assertFalse(tsplab.solve(points=SQUARE, time=0.3).path)
 
+    def test_batch_line_route(self):
+        # a batch line marks a path as the record does, under "route"
+        line = {"name": "p", "n": 3, "length": 12, "tour": [3, 1, 2], "route": {"open": True, "from": "3", "to": "2"}}
+        self.assertTrue(tsplab.Result.from_report(line).path)
+        del line["route"]
+        self.assertFalse(tsplab.Result.from_report(line).path)
+
     def test_progress_is_progress_only(self):
         # the run's summary on stderr is no progress line
         seen = []

@@ -82,7 +82,7 @@ class Result:
             device=rep.get("device", ""),
             seconds=float(rep.get("elapsed_seconds", rep.get("time_s", 0.0))),
             version=rep.get("version", ""),
-            path=bool((rep.get("account") or {}).get("route")),
+            path=bool((rep.get("account") or {}).get("route") or rep.get("route")),
             report=rep,
         )
 

@@ -454,3 +454,27 @@ func haversine(lat1, lon1, lat2, lon2 float64) float64 {
 	a := math.Pow(math.Sin((lat2-lat1)*r/2), 2) + math.Cos(lat1*r)*math.Cos(lat2*r)*math.Pow(math.Sin((lon2-lon1)*r/2), 2)
 	return 2 * solver.EarthRadius * math.Atan2(math.Sqrt(a), math.Sqrt(1-a))
 }
+
+// TestReadHeaderRefusesWhatReadRefuses: a file whose first point Read
+// refuses (a tour's ids, one a line, as tsp solve --out ho.txt writes
+// it) is refused by ReadHeader too, with Read's words, so that a folder
+// list does not describe it as a point list until it is read whole.
+func TestReadHeaderRefusesWhatReadRefuses(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ name, data string }{
+		{"ho.txt", "3\n1\n4\n2\n"},
+		{"four.csv", "1 2 3 4\n5 6 7 8\n"},
+		{"abc.txt", "x y\n1 abc\n"},
+		{"ragged.txt", "id,x,y\n1,0\n"},
+	} {
+		p := filepath.Join(dir, c.name)
+		if err := os.WriteFile(p, []byte(c.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, rerr := Read(p)
+		h, herr := ReadHeader(p)
+		if rerr == nil || herr == nil || herr.Error() != rerr.Error() {
+			t.Errorf("%s: ReadHeader = %+v, %v; Read says %v", c.name, h, herr, rerr)
+		}
+	}
+}

@@ -163,9 +163,11 @@ func ReadHeader(path string) (tsplib.Header, error) {
 	return h, f.Err(err)
 }
 
-// pointsHeader describes a point list without parsing its numbers: the
+// pointsHeader describes a point list without parsing every number: the
 // header line (when it has one) gives the metric, the count of lines that
-// are not blank or comments the dimension.
+// are not blank or comments the dimension. Its first point is read as Read
+// reads it, so that a file of another shape (a tour's ids, one a line) is
+// refused from its header, as Read refuses it.
 func pointsHeader(r io.Reader, filename string) (tsplib.Header, error) {
 	p := &pointReader{br: bufio.NewReaderSize(tsplib.LineEnds(r), MaxPointLine), file: filename}
 	h := tsplib.Header{Name: BaseName(filename), Type: "TSP", Metric: solver.Euc2D.String(), Section: PointsSection}
@@ -185,6 +187,11 @@ func pointsHeader(r io.Reader, filename string) (tsplib.Header, error) {
 				h.Metric = solver.GreatCircle.String()
 			}
 			continue
+		}
+		if h.Dimension == 0 {
+			if err := p.point(splitFields(b)); err != nil {
+				return tsplib.Header{}, err
+			}
 		}
 		h.Dimension++
 	}

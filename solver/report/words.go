@@ -378,3 +378,24 @@ func join(a, b string) string {
 	}
 	return a + "; " + b
 }
+
+// Title is the record's title for a picture of the run and the app's
+// canvas: "name — length (gap % above the optimum)", the lengths as people
+// read them; a path's route instead of a gap ("open path", "a path from A
+// to B"); "name — N cities" without a tour. in is the instance the record
+// is of, which gives the lengths' units.
+func (rep Report) Title(in *solver.Instance) string {
+	if rep.LengthScaled <= 0 {
+		return fmt.Sprintf("%s — %s cities", rep.Instance, solver.GroupDigits(strconv.Itoa(rep.Dimension)))
+	}
+	s := rep.Instance + " — " + in.HumanLength(rep.LengthScaled)
+	switch r := rep.Account.Route; {
+	case r != nil && r.Open:
+		s += " (open path)"
+	case r != nil:
+		s += fmt.Sprintf(" (a path from %s to %s)", r.From, r.To)
+	case rep.GapAbove == "optimum" && rep.OptimumScaled != nil:
+		s += fmt.Sprintf(" (%.2f %% above %s)", *rep.GapPercent, in.HumanLength(*rep.OptimumScaled))
+	}
+	return s
+}

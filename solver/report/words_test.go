@@ -132,3 +132,23 @@ func TestSummaryLeavesListsToLines(t *testing.T) {
 		t.Errorf("Lines:\n%s", l)
 	}
 }
+
+// TestTitle: the record's title names the instance and the length as
+// people read them, the gap above a known optimum, a path's route instead
+// of a gap, and the cities without a tour.
+func TestTitle(t *testing.T) {
+	in := &solver.Instance{Name: "sq", N: 4, Optimum: 320}
+	for _, c := range []struct {
+		res  solver.Result
+		want string
+	}{
+		{solver.Result{}, "sq — 4 cities"},
+		{solver.Result{Length: 400}, "sq — 400 (25.00 % above 320)"},
+		{solver.Result{Length: 1200, Account: solver.Account{Route: &solver.RouteAccount{Open: true}}}, "sq — 1,200 (open path)"},
+		{solver.Result{Length: 300, Account: solver.Account{Route: &solver.RouteAccount{From: "2", To: "4"}}}, "sq — 300 (a path from 2 to 4)"},
+	} {
+		if got := New(in, c.res).Title(in); got != c.want {
+			t.Errorf("Title = %q, want %q", got, c.want)
+		}
+	}
+}

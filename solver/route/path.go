@@ -260,8 +260,8 @@ func (rt *Route) Length(l int64) int64 {
 	return l
 }
 
-// account is the route's part of a result's account (nil for a tour).
-func (rt *Route) account() *solver.RouteAccount {
+// Account is the route's part of a result's account (nil for a tour).
+func (rt *Route) Account() *solver.RouteAccount {
 	switch {
 	case rt.Open:
 		return &solver.RouteAccount{Open: true}
@@ -312,7 +312,7 @@ func (rt *Route) Finish(res solver.Result) (solver.Result, error) {
 		return res, fmt.Errorf("open path of length %d from a tour of length %d", l, res.Length)
 	}
 	res.Tour, res.Length = path, l
-	res.Account.Route = rt.account()
+	res.Account.Route = rt.Account()
 	if e := res.Account.EAX; e != nil && rt.A >= 0 {
 		// the populations' lengths are the tours', through the edge
 		// between the ends: the paths' lack it, as the result's does

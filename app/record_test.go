@@ -1,0 +1,78 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/tsplab/tsplab/solver/instfile"
+	"github.com/tsplab/tsplab/solver/tsplib"
+)
+
+// TestTitleAndSVGPathFromTheRecord: the canvas's title of a run and the
+// pen plotter's SVG path are the run's record (Pane.record): the title is
+// the record's Title of each route, the SVG path the record's tour, open
+// (no Z) for a path. A path opened with Open tour… exports, before any
+// run, through the record too: its tour file and report say it is a path
+// from its first city to its last, with no gap to a tour's optimum.
+func TestTitleAndSVGPathFromTheRecord(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	file := openLine(t, ap, loads)
+	p := ap.Single
+	dir := t.TempDir()
+	svgPath := func(name string) string {
+		out := filepath.Join(dir, name)
+		if _, err := ap.ExportFile(out, ExportSVGPath, 400, 0); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(out)
+		return string(b)
+	}
+	for _, r := range []string{RouteOpen, RouteTour} {
+		p.SetSettings(fakeSettings(100 * time.Millisecond))
+		pickRoute(p, r)
+		test.Tap(p.controls.run)
+		settle(t, p)
+		rep, in, err := p.record(true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := p.View.Scene().Title, rep.Title(in); got != want {
+			t.Errorf("%s: the canvas's title %q, the record's %q", r, got, want)
+		}
+		svg := svgPath(r + ".svg")
+		if closed := strings.Contains(svg, "Z"); closed == rep.IsPath() {
+			t.Errorf("%s: the SVG path closed %v, the record a path %v", r, closed, rep.IsPath())
+		}
+	}
+
+	// A path opened before any run: a fresh instance, its path file.
+	ap.Open(file)
+	waitLoad(t, loads)
+	pathFile := writeFile(t, filepath.Dir(file), "p.tour", "NAME : line\nCOMMENT : "+tsplib.PathNote("", "")+"\nTYPE : TOUR\nDIMENSION : 10\nTOUR_SECTION\n2 7 4 9 1 6 10 3 8 5\n-1\nEOF\n")
+	if err := ap.OpenStartTour(pathFile); err != nil {
+		t.Fatal(err)
+	}
+	if svg := svgPath("opened.svg"); strings.Contains(svg, "Z") {
+		t.Error("the opened path's SVG path is closed")
+	}
+	out := filepath.Join(dir, "opened.tour")
+	if _, err := ap.ExportFile(out, ExportTour, 0, 0); err != nil {
+		t.Fatalf("the opened path does not export as a tour file: %v", err)
+	}
+	if _, isPath, err := instfile.ReadRoute(out, p.Instance()); err != nil || !isPath {
+		t.Errorf("the opened path's tour file reads back as a path %v (%v)", isPath, err)
+	}
+	if b, _ := os.ReadFile(out); !strings.Contains(string(b), "from 2 to 5") {
+		t.Errorf("the opened path's file does not name its ends 2 and 5:\n%s", b)
+	}
+	rep, _, err := p.record(false)
+	if err != nil || rep.GapPercent != nil || rep.Length != 90 {
+		t.Errorf("the opened path's record: length %v, gap %v, %v; want 90 and no gap", rep.Length, rep.GapPercent, err)
+	}
+}
