@@ -161,7 +161,14 @@ func boundFile(in *solver.Instance) string {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "tsplab bound v1\n%d %s %d\n", in.N, in.Metric, in.ScaleExp)
-	word := func(v uint64) { h.Write(binary.LittleEndian.AppendUint64(nil, v)) }
+	// The words go to the hash in blocks: an EXPLICIT instance has N² of them.
+	buf := make([]byte, 0, 1<<16)
+	word := func(v uint64) {
+		if buf = binary.LittleEndian.AppendUint64(buf, v); len(buf) == cap(buf) {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+	}
 	if in.Metric == solver.Explicit {
 		for _, d := range in.Matrix {
 			word(uint64(d))
@@ -178,6 +185,7 @@ func boundFile(in *solver.Instance) string {
 		word(uint64(e[0]))
 		word(uint64(e[1]))
 	}
+	h.Write(buf)
 	return filepath.Join(dir, hex.EncodeToString(h.Sum(nil))+".json")
 }
 

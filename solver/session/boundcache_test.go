@@ -3,6 +3,10 @@ package session
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -143,4 +147,44 @@ func TestBoundCacheAfterTheRun(t *testing.T) {
 	if out.Bound == nil || out.Bound.Bound != c.Bound+3 || out.Report.BoundSource != report.BoundCache || out.Report.BoundConverging {
 		t.Errorf("bound after the run %+v, source %q: want the cached %d, converged", out.Bound, out.Report.BoundSource, c.Bound+3)
 	}
+}
+
+// TestBoundFileKeyOfTheDistances: an EXPLICIT instance's cache key is the
+// SHA-256 of its header and its distances as little-endian words, however
+// many blocks they fill, and changes with any distance.
+func TestBoundFileKeyOfTheDistances(t *testing.T) {
+	t.Setenv(CacheDirEnv, t.TempDir())
+	n := 101 // 10,201 words: more than one 64-KiB block
+	w := make([]int32, n*n)
+	for i := range n {
+		for j := range n {
+			if i != j {
+				w[i*n+j] = int32(1 + (i*j)%977 + i + j)
+			}
+		}
+	}
+	in := &solver.Instance{Name: "m", N: n, Metric: solver.Explicit, Matrix: w, FixedEdges: [][2]int{{3, 7}}}
+	h := sha256.New()
+	fmt.Fprintf(h, "tsplab bound v1\n%d %s %d\n", in.N, in.Metric, in.ScaleExp)
+	for _, v := range append(append([]uint64{}, words(w)...), 3, 7) {
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], v)
+		h.Write(b[:])
+	}
+	if got, want := filepath.Base(boundFile(in)), hex.EncodeToString(h.Sum(nil))+".json"; got != want {
+		t.Fatalf("key %s, want %s", got, want)
+	}
+	before := boundFile(in)
+	w[n*n-2]++
+	if boundFile(in) == before {
+		t.Error("the key did not change with the last distances")
+	}
+}
+
+func words(w []int32) []uint64 {
+	out := make([]uint64, len(w))
+	for i, d := range w {
+		out[i] = uint64(d)
+	}
+	return out
 }
