@@ -337,28 +337,30 @@ func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 	if err := checkExtraKeys(s.visible(set), "this engine", p); err != nil {
 		return c, err
 	}
+	r := p.reading(set)
 	for i, d := range s.decls {
 		o := set[i]
-		text := o.Default
-		given := ""
-		if d.fixed {
-			// the default alone
-		} else if o.Shared {
-			if v := p.sharedText(o.Name); v != "" {
-				text, given = v, v
-			}
-		} else if v := strings.TrimSpace(p.Extra[o.Name]); v != "" {
-			text, given = v, v
+		x, given := r[o.Name], ""
+		switch {
+		case d.fixed:
+		case o.Name == "workers" && p.Workers != 0:
+			x, given = o.read(p.sharedText(o.Name)), "workers"
+		case o.Shared && p.sharedText(o.Name) == "":
+		case strings.TrimSpace(p.Extra[o.Name]) != "":
+			given = x.text
 		}
-		if text == "" {
+		if given == "" && o.Default == "" {
 			continue
 		}
-		canon, v, err := o.parse(text)
+		if given == "" {
+			x = o.read(o.Default)
+		}
+		canon, v, err := o.check(x)
 		if err != nil {
 			if given == "" {
 				// A declared default that does not parse is a mistake
 				// in the declaration, not in the user's settings.
-				return c, fmt.Errorf("option %s: default %q: %v", o.Name, text, err)
+				return c, fmt.Errorf("option %s: default %q: %v", o.Name, o.Default, err)
 			}
 			if pe, ok := err.(*ParamError); ok && o.Shared {
 				pe.Range += " (0: default)"

@@ -1,6 +1,10 @@
 package solver
 
-import "maps"
+import (
+	"maps"
+	"strings"
+	"sync/atomic"
+)
 
 // Preparer is an engine that reads a run's settings into its typed config
 // once: the run pipeline calls Prepare (through the package's Prepare)
@@ -30,12 +34,13 @@ type prepared struct {
 // config, and a run of them is checked and parsed again.
 func Prepare(e Engine, in *Instance, p Params) (Params, error) {
 	p.prepared = nil
-	if err := Validate(e, in, p); err != nil {
+	r, err := validate(e, in, p)
+	if err != nil {
 		return p, err
 	}
+	p.read = r
 	var cfg any
 	if pr, ok := e.(Preparer); ok {
-		var err error
 		if cfg, err = pr.Prepare(in, p); err != nil {
 			return p, err
 		}
@@ -77,10 +82,12 @@ func Configure[C any](s *Spec[C], e Engine, in *Instance, p Params) (C, error) {
 		// checked, but no Preparer
 		return s.Parse(in, p)
 	}
-	if err := Validate(e, in, p); err != nil {
+	r, err := validate(e, in, p)
+	if err != nil {
 		var zero C
 		return zero, err
 	}
+	p.read = r
 	return s.Parse(in, p)
 }
 
@@ -94,4 +101,76 @@ func ConfigOf[C any](s *Spec[C], e Engine, in *Instance, p Params) (C, error) {
 		}
 	}
 	return s.Parse(in, p)
+}
+
+// reading is a run's settings read from their text (Params.Extra), by
+// option name.
+type reading map[string]value
+
+// optionReads counts the readings of settings from their text.
+var optionReads atomic.Int64
+
+// OptionReads is how many times settings were read from their text
+// (Params.Extra) since the program started: a run reads its settings
+// once, when its front end checks them (Read, Prepare).
+func OptionReads() int64 { return optionReads.Load() }
+
+// reading returns p's settings read from their text as options of set or
+// shared ones: the reading p carries (Read, Prepare) where it holds every
+// one with the same text and kind, else a new one (OptionReads).
+func (p Params) reading(set OptionSet) reading {
+	if p.read.covers(p, set) {
+		return p.read
+	}
+	r := make(reading, len(p.Extra))
+	for k, text := range p.Extra {
+		if o, ok := lookupOption(set, k); ok {
+			r[k] = o.read(text)
+		}
+	}
+	if len(p.Extra) > 0 {
+		optionReads.Add(1)
+	}
+	return r
+}
+
+// covers reports whether r holds every setting of p that is an option of
+// set or a shared one, with the same text and kind.
+func (r reading) covers(p Params, set OptionSet) bool {
+	if r == nil && len(p.Extra) > 0 {
+		return false
+	}
+	for k, text := range p.Extra {
+		o, ok := lookupOption(set, k)
+		if x, read := r[k]; ok && (!read || x.text != strings.TrimSpace(text) || x.kind != o.Kind) {
+			return false
+		}
+	}
+	return true
+}
+
+// lookupOption is the option of set called name, else the shared one.
+func lookupOption(set OptionSet, name string) (Option, bool) {
+	if o, ok := set.Lookup(name); ok {
+		return o, true
+	}
+	return sharedOptions.Lookup(name)
+}
+
+// Read checks p for e before the instance is known (Validate with no
+// instance) and returns it carrying its settings as read, so that
+// Prepare on an instance, given them (ReadFrom), reads no text again.
+func Read(e Engine, p Params) (Params, error) {
+	r, err := validate(e, nil, p)
+	p.read = r
+	return p, err
+}
+
+// ReadFrom returns p carrying the settings q carries as read (Read,
+// Prepare) where p has none: used where they hold p's own.
+func (p Params) ReadFrom(q Params) Params {
+	if p.read == nil {
+		p.read = q.read
+	}
+	return p
 }
