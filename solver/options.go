@@ -408,6 +408,21 @@ func (p Params) Without(name string) Params {
 	return p
 }
 
+// Split returns p with only the options called names (in) and p without
+// them (out), each on a map of its own: the settings of an engine that
+// runs another split between them.
+func (p Params) Split(names []string) (in, out Params) {
+	in, out = p, p
+	for name := range p.Extra {
+		if slices.Contains(names, name) {
+			out = out.Without(name)
+		} else {
+			in = in.Without(name)
+		}
+	}
+	return in, out
+}
+
 // Set parses one "name=value" setting, as `tsp solve --opt` takes it, into
 // p: workers into Params.Workers, any other name into Params.Extra. A
 // shared option's value is checked here against its widest range; the
