@@ -61,7 +61,7 @@ type ilsEngine struct {
 	tweak *func(*ilsOptions)
 }
 
-// Options read from Params.Extra by the iterated local searches.
+// The iterated local searches' options, by name.
 const (
 	// OptKicks bounds the kicks per worker; with no time limit the run is
 	// then deterministic for a seed and a worker count.
