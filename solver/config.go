@@ -372,6 +372,10 @@ func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 	return c, nil
 }
 
+// Prepare is Parse as the config of a run (Preparer): the engine's
+// declared Spec prepares its runs.
+func (s *Spec[C]) Prepare(in *Instance, p Params) (any, error) { return s.Parse(in, p) }
+
 // Stable returns the options of s that are not experimental: what a user
 // of the engine needs, and what front ends show unless asked for all.
 func (s OptionSet) Stable() OptionSet {

@@ -9,7 +9,8 @@ import (
 // Preparer is an engine that reads a run's settings into its typed config
 // once: the run pipeline calls Prepare (through the package's Prepare)
 // and hands the engine the config with the params, so that its Solve
-// reads it (Configure) instead of parsing the params again.
+// reads it (Configure) instead of parsing the params again. An engine
+// that is no Preparer gets the config of its declared Spec.
 type Preparer interface {
 	// Prepare returns the engine's config for a run of p on in, or a
 	// *ParamError.
@@ -17,8 +18,8 @@ type Preparer interface {
 }
 
 // prepared is the config the pipeline prepared for one engine on one
-// instance from the settings extra and workers (cfg nil for an engine that
-// is no Preparer: checked only).
+// instance from the settings extra and workers (cfg nil for an engine
+// without one: checked only).
 type prepared struct {
 	algorithm, backend string
 	in                 *Instance
@@ -28,7 +29,7 @@ type prepared struct {
 }
 
 // Prepare checks p for e on in (Validate, a *ParamError) and returns it
-// carrying e's config (Preparer), so that e's Solve on in takes that
+// carrying e's config (Preparer, else its declared Spec's), so that e's Solve on in takes that
 // config (Configure) and checks nothing again: the run pipeline prepares a
 // run once. Changing the settings (Set, Without, WithExtra) drops the
 // config, and a run of them is checked and parsed again.
@@ -40,7 +41,11 @@ func Prepare(e Engine, in *Instance, p Params) (Params, error) {
 	}
 	p.read = r
 	var cfg any
-	if pr, ok := e.(Preparer); ok {
+	pr, ok := e.(Preparer)
+	if d, spec := declaredFor(e.Name(), e.Backend()); !ok && spec {
+		pr, ok = d.(Preparer)
+	}
+	if ok {
 		if cfg, err = pr.Prepare(in, p); err != nil {
 			return p, err
 		}

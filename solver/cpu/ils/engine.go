@@ -175,12 +175,6 @@ func (e ilsEngine) DefaultLimit(in *solver.Instance, p solver.Params) time.Durat
 
 var _ solver.DefaultLimiter = ilsEngine{}
 
-// Prepare reads a run's settings once (solver.Preparer): the engine's
-// options on in, auto's defaults by size included.
-func (e ilsEngine) Prepare(in *solver.Instance, p solver.Params) (any, error) {
-	return ilsSpecs[e.ID].Parse(in, p)
-}
-
 func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	return e.SolveAided(ctx, in, p, snaps, solver.Aid{})
 }
