@@ -228,14 +228,7 @@ func NewSpec[C any](decls ...Decl[C]) *Spec[C] {
 // With returns a copy of s in which the option called name defaults to
 // text: engines sharing a config struct differ in their defaults.
 func (s *Spec[C]) With(name, text string) *Spec[C] {
-	c := &Spec[C]{decls: slices.Clone(s.decls), sizes: s.sizes}
-	for i := range c.decls {
-		if c.decls[i].opt.Name == name {
-			c.decls[i] = c.decls[i].Default(text)
-			return c
-		}
-	}
-	panic(fmt.Sprintf("solver: With(%q): no such option", name))
+	return s.Modify(name, func(d Decl[C]) Decl[C] { return d.Default(text) })
 }
 
 // Modify returns a copy of s with the option called name replaced by
@@ -406,12 +399,7 @@ func (d Decl[C]) Stable() Decl[C] { d.opt.Experimental = false; return d }
 // copy of the map, without the config Prepare made for the settings
 // before.
 func (p Params) WithExtra(name, value string) Params {
-	q := p
-	q.prepared = nil
-	q.Extra = make(map[string]string, len(p.Extra)+1)
-	for k, v := range p.Extra {
-		q.Extra[k] = v
-	}
-	q.Extra[name] = value
-	return q
+	p.prepared = nil
+	p.setExtra(name, value)
+	return p
 }

@@ -636,41 +636,33 @@ func checkShared(e Engine, in *Instance, set OptionSet, p Params, r reading, wid
 		if !ok || x.text != text {
 			x = wide.read(text) // workers: Params.Workers
 		}
-		if err := checkShared1(e, in, set, wide, x); err != nil {
-			return err
+		_, v, err := wide.check(x)
+		if pe, ok := err.(*ParamError); ok {
+			pe.Range += " (0: default)"
+			return pe
 		}
-	}
-	return nil
-}
-
-// checkShared1 checks x, the value p gives the shared option wide.
-func checkShared1(e Engine, in *Instance, set OptionSet, wide Option, x value) error {
-	text := x.text
-	_, v, err := wide.check(x)
-	if pe, ok := err.(*ParamError); ok {
-		pe.Range += " (0: default)"
+		o, ok := set.Lookup(wide.Name)
+		if !ok {
+			o = wide
+		}
+		cells := 0.0
+		if in != nil && in.N > 0 && (o.Name == "blocks" || o.Name == "workers") {
+			cells = math.Max(1, float64(MaxTourCells/in.N))
+			o.Max = math.Min(o.Max, cells)
+		}
+		if o.inRange(v) {
+			continue
+		}
+		pe := &ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + " (0: default)"}
+		switch {
+		case o.Max == cells:
+			pe.Why = fmt.Sprintf("for %s: %s × cities at most %s", Plural(int64(in.N), "city", "cities"), o.Name, fmtNum(MaxTourCells))
+		case ok && o.Max < wide.Max:
+			pe.Why = fmt.Sprintf("for %s/%s", e.Name(), e.Backend())
+		}
 		return pe
 	}
-	o, ok := set.Lookup(wide.Name)
-	if !ok {
-		o = wide
-	}
-	cells := 0.0
-	if in != nil && in.N > 0 && (o.Name == "blocks" || o.Name == "workers") {
-		cells = math.Max(1, float64(MaxTourCells/in.N))
-		o.Max = math.Min(o.Max, cells)
-	}
-	if o.inRange(v) {
-		return nil
-	}
-	pe := &ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + " (0: default)"}
-	switch {
-	case o.Max == cells:
-		pe.Why = fmt.Sprintf("for %s: %s × cities at most %s", Plural(int64(in.N), "city", "cities"), o.Name, fmtNum(MaxTourCells))
-	case ok && o.Max < wide.Max:
-		pe.Why = fmt.Sprintf("for %s/%s", e.Name(), e.Backend())
-	}
-	return pe
+	return nil
 }
 
 // outputKeys are Params.Extra keys that the parameters of a report may
@@ -684,12 +676,7 @@ var outputKeys = []string{"launch_waves"}
 // the engine in the message, which lists set's stable options (what a
 // user of the engine needs) and says where the others are.
 func checkExtraKeys(set OptionSet, engine string, p Params) error {
-	keys := make([]string, 0, len(p.Extra))
-	for k := range p.Extra {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(p.Extra)) {
 		if _, ok := set.Lookup(k); ok && k != "workers" {
 			continue
 		}
