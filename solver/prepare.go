@@ -83,16 +83,14 @@ func Configure[C any](s *Spec[C], e Engine, in *Instance, p Params) (C, error) {
 	if c, isC := cfg.(C); ok && isC {
 		return c, nil
 	}
-	if ok {
-		// checked, but no Preparer
-		return s.Parse(in, p)
+	if !ok {
+		r, err := validate(e, in, p)
+		if err != nil {
+			var zero C
+			return zero, err
+		}
+		p.read = r
 	}
-	r, err := validate(e, in, p)
-	if err != nil {
-		var zero C
-		return zero, err
-	}
-	p.read = r
 	return s.Parse(in, p)
 }
 
