@@ -368,14 +368,7 @@ func (r *ilsRun) run() (solver.Result, error) {
 	}
 	r.kicksDone = make([]runctl.Counter, r.w)
 	if r.usePartition() {
-		r.partitioned = true
-		end, watched := r.windowsStart()
-		r.windows, r.besideWarn = partition.Run(r.partEnv(), t0, nb, nbOdd, d)
-		watched()
-		if err := r.searchWindows(end); err != nil {
-			return solver.Result{}, err
-		}
-		return r.finish(nil)
+		return r.runPartition(t0, nb, nbOdd, d)
 	}
 	r.newSearches(t0, nb, nbOdd, d)
 	r.search()
@@ -383,6 +376,19 @@ func (r *ilsRun) run() (solver.Result, error) {
 		return solver.Result{}, fmt.Errorf("alpha candidates: %v", a.err)
 	}
 	return r.finish(r.searches)
+}
+
+// runPartition runs the partition search from t0, then the windows from
+// its hand-over when the plan takes them, and returns the best tour found.
+func (r *ilsRun) runPartition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (solver.Result, error) {
+	r.partitioned = true
+	end, watched := r.windowsStart()
+	r.windows, r.besideWarn = partition.Run(r.partEnv(), t0, nb, nbOdd, d)
+	watched()
+	if err := r.searchWindows(end); err != nil {
+		return solver.Result{}, err
+	}
+	return r.finish(nil)
 }
 
 // newSearches sets up the workers' local searches from t0, on nb for the
