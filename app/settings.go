@@ -382,7 +382,12 @@ func (f *settingsForm) check(o solver.Option, text string) error {
 			return fieldError(err, backend)
 		}
 	}
-	return fieldError(solver.Validate(e, f.in, p), backend)
+	// the form shows the device's limits (EffectiveOptions), and checks
+	// them too
+	if err := solver.Validate(e, f.in, p); err != nil {
+		return fieldError(err, backend)
+	}
+	return fieldError(solver.CheckDevice(e, f.in, p), backend)
 }
 
 // OptionChecks check the text options the option table takes as free text,

@@ -1,7 +1,6 @@
 package gpu
 
 import (
-	"slices"
 	"time"
 
 	"github.com/tsplab/tsplab/gpu/ils"
@@ -57,15 +56,8 @@ var ownOptions = autoSpec.Options(nil).Names()
 // was (the engine decides by the time left to it), and the options
 // without GPU auto's own.
 func splitParams(p solver.Params) (own, cpu solver.Params) {
-	own, cpu = p, p
+	own, cpu = p.Split(ownOptions)
 	cpu.Backend = solver.BackendCPU
-	for name := range p.Extra {
-		if slices.Contains(ownOptions, name) {
-			cpu = cpu.Without(name)
-		} else {
-			own = own.Without(name)
-		}
-	}
 	return own, cpu
 }
 

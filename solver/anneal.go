@@ -65,12 +65,14 @@ func DefaultTemps(in *Instance) (t0, tend float64) {
 	return DefaultT0 * k0 / unit, DefaultTEnd * kEnd / unit
 }
 
-// readAnneal reads the annealers' shared options from p; a value that does
-// not parse reads as 0 (Validate reports it).
-func readAnneal(p Params) Anneal {
+// readAnneal reads the annealers' shared options from p as r read them;
+// a value that does not read reads as 0 (Validate reports it).
+func readAnneal(p Params, r reading) Anneal {
 	num := func(name string) float64 {
-		v, _ := strconv.ParseFloat(p.sharedText(name), 64)
-		return v
+		if x := r[name]; p.sharedText(name) != "" && x.fail == readOK {
+			return x.v
+		}
+		return 0
 	}
 	return Anneal{Params: p, Blocks: int(num("blocks")), Threads: int(num("threads")), K: int(num("k")),
 		T0: num("t0"), TEnd: num("tend"), Alpha: num("alpha"), Sweeps: int(num("sweeps"))}
@@ -79,7 +81,9 @@ func readAnneal(p Params) Anneal {
 // AnnealOf reads an annealer's settings for a run on in from p with the
 // schedule's defaults filled in and checked (Schedule); Blocks and
 // Threads stay 0 where p does not give them, for the engine to choose.
-func AnnealOf(in *Instance, p Params) (Anneal, error) { return Schedule(in, readAnneal(p)) }
+func AnnealOf(in *Instance, p Params) (Anneal, error) {
+	return Schedule(in, readAnneal(p, p.reading(sharedOptions)))
+}
 
 // Schedule returns a with the schedule's unset fields (t0, tend, alpha,
 // sweeps, k) at their defaults, checked: each in its range, t0 above tend

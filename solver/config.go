@@ -228,14 +228,7 @@ func NewSpec[C any](decls ...Decl[C]) *Spec[C] {
 // With returns a copy of s in which the option called name defaults to
 // text: engines sharing a config struct differ in their defaults.
 func (s *Spec[C]) With(name, text string) *Spec[C] {
-	c := &Spec[C]{decls: slices.Clone(s.decls), sizes: s.sizes}
-	for i := range c.decls {
-		if c.decls[i].opt.Name == name {
-			c.decls[i] = c.decls[i].Default(text)
-			return c
-		}
-	}
-	panic(fmt.Sprintf("solver: With(%q): no such option", name))
+	return s.Modify(name, func(d Decl[C]) Decl[C] { return d.Default(text) })
 }
 
 // Modify returns a copy of s with the option called name replaced by
@@ -337,28 +330,30 @@ func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 	if err := checkExtraKeys(s.visible(set), "this engine", p); err != nil {
 		return c, err
 	}
+	r := p.reading(set)
 	for i, d := range s.decls {
 		o := set[i]
-		text := o.Default
-		given := ""
-		if d.fixed {
-			// the default alone
-		} else if o.Shared {
-			if v := p.sharedText(o.Name); v != "" {
-				text, given = v, v
-			}
-		} else if v := strings.TrimSpace(p.Extra[o.Name]); v != "" {
-			text, given = v, v
+		x, given := r[o.Name], ""
+		switch {
+		case d.fixed:
+		case o.Name == "workers" && p.Workers != 0:
+			x, given = o.read(p.sharedText(o.Name)), "workers"
+		case o.Shared && p.sharedText(o.Name) == "":
+		case strings.TrimSpace(p.Extra[o.Name]) != "":
+			given = x.text
 		}
-		if text == "" {
+		if given == "" && o.Default == "" {
 			continue
 		}
-		canon, v, err := o.parse(text)
+		if given == "" {
+			x = o.read(o.Default)
+		}
+		canon, v, err := o.check(x)
 		if err != nil {
 			if given == "" {
 				// A declared default that does not parse is a mistake
 				// in the declaration, not in the user's settings.
-				return c, fmt.Errorf("option %s: default %q: %v", o.Name, text, err)
+				return c, fmt.Errorf("option %s: default %q: %v", o.Name, o.Default, err)
 			}
 			if pe, ok := err.(*ParamError); ok && o.Shared {
 				pe.Range += " (0: default)"
@@ -369,6 +364,10 @@ func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 	}
 	return c, nil
 }
+
+// Prepare is Parse as the config of a run (Preparer): the engine's
+// declared Spec prepares its runs.
+func (s *Spec[C]) Prepare(in *Instance, p Params) (any, error) { return s.Parse(in, p) }
 
 // Stable returns the options of s that are not experimental: what a user
 // of the engine needs, and what front ends show unless asked for all.
@@ -400,12 +399,7 @@ func (d Decl[C]) Stable() Decl[C] { d.opt.Experimental = false; return d }
 // copy of the map, without the config Prepare made for the settings
 // before.
 func (p Params) WithExtra(name, value string) Params {
-	q := p
-	q.prepared = nil
-	q.Extra = make(map[string]string, len(p.Extra)+1)
-	for k, v := range p.Extra {
-		q.Extra[k] = v
-	}
-	q.Extra[name] = value
-	return q
+	p.prepared = nil
+	p.setExtra(name, value)
+	return p
 }

@@ -31,9 +31,10 @@
 //
 //	func init() { solver.Declare("my-ils", solver.BackendCPU, spec) }
 //
-// The engine reads a run's settings once (Preparer: spec.Parse): the run
-// pipeline calls Prepare, which checks p (Validate) and hands the engine
-// its typed config with p, and solver.Configure(spec, e, in, p) in Solve
+// The engine reads a run's settings once (its declared spec's Parse, or
+// its own Preparer): the run pipeline calls Prepare, which checks p
+// (Validate, which opens no device) and hands the engine its typed config
+// with p, and solver.Configure(spec, e, in, p) in Solve
 // returns that config, or checks and parses p when no pipeline prepared
 // it (a *ParamError names the flag, the value and the range). The
 // registry's view serves the front ends: OptionsFor (the declared

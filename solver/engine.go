@@ -43,8 +43,9 @@ type Params struct {
 	Extra map[string]string `json:"extra,omitempty"`
 
 	// prepared is the config Prepare made for one engine and instance
-	// (nil: none).
+	// (nil: none); read, the settings as Read or Prepare read them.
 	prepared *prepared
+	read     reading
 }
 
 // Snapshot is the state of a running engine at one moment. The receiver

@@ -107,51 +107,85 @@ func fmtNum(v float64) string {
 
 // parse turns text into the option's canonical text and numeric value,
 // checking its type and range.
-func (o Option) parse(s string) (string, float64, error) {
+func (o Option) parse(s string) (string, float64, error) { return o.check(o.read(s)) }
+
+// value is one setting read from its text as an option of kind: its
+// canonical text and number, or why the text is not of the kind (fail).
+type value struct {
+	kind        OptionKind
+	text, canon string
+	v           float64
+	fail        readFail
+}
+
+// readFail is why a setting's text does not read as its option's kind.
+type readFail int
+
+const (
+	readOK      readFail = iota
+	notNumber            // not an integer or a number
+	unknownWord          // a word that is not on or off
+	outOfRange           // past what an int64 or a float64 holds
+)
+
+// read reads text as a value of o's kind, without its range or choices
+// (check).
+func (o Option) read(s string) value {
 	s = strings.TrimSpace(s)
-	bad := func() error { return &ParamError{Flag: o.Flag(), Value: s, Range: o.Range()} }
-	// A word outside a choice is "unknown: want one of a|b", a number
-	// that does not parse says so, beside the range.
-	unknown := func() error { return &ParamError{Flag: o.Flag(), Value: s, Range: "one of " + o.Range()} }
-	notNumber := func(what string) error {
-		return &ParamError{Flag: o.Flag(), Value: s, Range: o.Range(), Not: what}
-	}
+	x := value{kind: o.Kind, text: s, canon: s}
 	switch o.Kind {
-	case KindText:
-		return s, 0, nil
-	case KindChoice:
-		if !slices.Contains(o.Choices, s) {
-			return "", 0, unknown()
-		}
-		return s, 0, nil
 	case KindBool:
 		switch strings.ToLower(s) {
 		case "on", "true", "1", "yes":
-			return "on", 1, nil
+			x.canon, x.v = "on", 1
 		case "off", "false", "0", "no":
-			return "off", 0, nil
+			x.canon = "off"
+		default:
+			x.fail = unknownWord
 		}
-		return "", 0, unknown()
 	case KindInt:
 		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return "", 0, notNumber("an integer")
+		switch {
+		case errors.Is(err, strconv.ErrRange):
+			x.fail = outOfRange
+		case err != nil:
+			x.fail = notNumber
 		}
-		if err != nil || !o.inRange(float64(v)) {
-			return "", 0, bad()
-		}
-		return strconv.FormatInt(v, 10), float64(v), nil
+		x.canon, x.v = strconv.FormatInt(v, 10), float64(v)
 	case KindFloat:
 		v, err := strconv.ParseFloat(s, 64)
-		if (err != nil && !errors.Is(err, strconv.ErrRange)) || math.IsNaN(v) {
-			return "", 0, notNumber("a number")
+		switch {
+		case (err != nil && !errors.Is(err, strconv.ErrRange)) || math.IsNaN(v):
+			x.fail = notNumber
+		case err != nil:
+			x.fail = outOfRange
 		}
-		if err != nil || !o.inRange(v) {
-			return "", 0, bad()
-		}
-		return strconv.FormatFloat(v, 'g', -1, 64), v, nil
+		x.canon, x.v = strconv.FormatFloat(v, 'g', -1, 64), v
 	}
-	return "", 0, fmt.Errorf("option %s: unknown kind %q", o.Name, o.Kind)
+	return x
+}
+
+// check returns x's canonical text and number if x is a value of o (its
+// kind, range and choices), else a *ParamError naming o's flag and range.
+func (o Option) check(x value) (string, float64, error) {
+	if x.kind != o.Kind {
+		x = o.read(x.text)
+	}
+	s := x.text
+	bad := &ParamError{Flag: o.Flag(), Value: s, Range: o.Range()}
+	switch {
+	case x.fail == notNumber && o.Kind == KindInt:
+		bad.Not = "an integer"
+	case x.fail == notNumber:
+		bad.Not = "a number"
+	case x.fail == unknownWord || o.Kind == KindChoice && !slices.Contains(o.Choices, s):
+		// a word outside a choice is "unknown: want one of a|b"
+		bad.Range = "one of " + o.Range()
+	case x.fail == outOfRange || (o.Kind == KindInt || o.Kind == KindFloat) && !o.inRange(x.v):
+	default:
+		return x.canon, x.v, nil
+	}
+	return "", 0, bad
 }
 
 func (o Option) inRange(v float64) bool {
@@ -374,6 +408,21 @@ func (p Params) Without(name string) Params {
 	return p
 }
 
+// Split returns p with only the options called names (in) and p without
+// them (out), each on a map of its own: the settings of an engine that
+// runs another split between them.
+func (p Params) Split(names []string) (in, out Params) {
+	in, out = p, p
+	for name := range p.Extra {
+		if slices.Contains(names, name) {
+			out = out.Without(name)
+		} else {
+			in = in.Without(name)
+		}
+	}
+	return in, out
+}
+
 // Set parses one "name=value" setting, as `tsp solve --opt` takes it, into
 // p: workers into Params.Workers, any other name into Params.Extra. A
 // shared option's value is checked here against its widest range; the
@@ -447,59 +496,6 @@ func anyEngineOption(name string) bool {
 	return false
 }
 
-// Int returns the int option name of this set from p: Params.Extra's
-// value, else the default. An invalid value is an error naming the option.
-// A default that depends on the instance reads as 0.
-func (s OptionSet) Int(p Params, name string) (int, error) {
-	v, err := s.value(p, name)
-	return int(v), err
-}
-
-// Float returns a float option like Int.
-func (s OptionSet) Float(p Params, name string) (float64, error) {
-	return s.value(p, name)
-}
-
-// Bool returns an on/off option like Int.
-func (s OptionSet) Bool(p Params, name string) (bool, error) {
-	v, err := s.value(p, name)
-	return v != 0, err
-}
-
-// Choice returns a choice option like Int.
-func (s OptionSet) Choice(p Params, name string) (string, error) {
-	o, ok := s.Lookup(name)
-	if !ok {
-		return "", fmt.Errorf("option %s: not an option of this engine", name)
-	}
-	text := o.Default
-	if v, ok := p.Extra[name]; ok && v != "" {
-		text = v
-	}
-	c, _, err := o.parse(text)
-	return c, err
-}
-
-func (s OptionSet) value(p Params, name string) (float64, error) {
-	o, ok := s.Lookup(name)
-	if !ok {
-		return 0, fmt.Errorf("option %s: not an option of this engine", name)
-	}
-	text := o.Default
-	if o.Shared {
-		if v := p.sharedText(name); v != "" {
-			text = v
-		}
-	} else if v, ok := p.Extra[name]; ok && v != "" {
-		text = v
-	}
-	if text == "" {
-		return 0, nil
-	}
-	_, v, err := o.parse(text)
-	return v, err
-}
-
 // Tuner is implemented by engines whose option defaults or limits depend
 // on the instance or the device (the GPU engines: blocks from the
 // occupancy API, threads per block from the device). Tune returns opts
@@ -522,6 +518,16 @@ type Planner interface {
 // MaxTourCells / n), then the engine's own (Tuner). in may be nil (no
 // instance chosen yet).
 func EffectiveOptions(e Engine, in *Instance) OptionSet {
+	set := OptionsOn(e, in)
+	if t, ok := e.(Tuner); ok && in != nil {
+		set = t.Tune(in, set)
+	}
+	return set
+}
+
+// OptionsOn returns e's options on in as EffectiveOptions does, without
+// the engine's own (Tuner), which may open its device.
+func OptionsOn(e Engine, in *Instance) OptionSet {
 	set := OptionsFor(e.Name(), e.Backend())
 	if d, ok := declaredFor(e.Name(), e.Backend()); ok {
 		set = d.Options(in)
@@ -541,9 +547,6 @@ func EffectiveOptions(e Engine, in *Instance) OptionSet {
 		if in != nil && (o.Name == "t0" || o.Name == "tend") {
 			tempOption(o, in)
 		}
-	}
-	if t, ok := e.(Tuner); ok && in != nil {
-		set = t.Tune(in, set)
 	}
 	return set
 }
@@ -570,20 +573,25 @@ func tempOption(o *Option, in *Instance) {
 // flag and the allowed range. Run calls it; front ends may call it
 // earlier to refuse a run before it starts.
 func Validate(e Engine, in *Instance, p Params) error {
+	_, err := validate(e, in, p)
+	return err
+}
+
+// validate is Validate, returning p's settings as it read them.
+func validate(e Engine, in *Instance, p Params) (reading, error) {
 	if p.TimeLimit < 0 || p.TimeLimit > MaxTimeLimit {
-		return &ParamError{Flag: "--time", Value: p.TimeLimit.String(), Range: "0 (none).." + MaxTimeLimitText}
+		return nil, &ParamError{Flag: "--time", Value: p.TimeLimit.String(), Range: "0 (none).." + MaxTimeLimitText}
 	}
 	if p.Target < 0 {
-		return &ParamError{Flag: "--target", Value: strconv.FormatInt(p.Target, 10), Range: ">= 0 (0: none)"}
+		return nil, &ParamError{Flag: "--target", Value: strconv.FormatInt(p.Target, 10), Range: ">= 0 (0: none)"}
 	}
-	set := EffectiveOptions(e, in)
-	for _, wide := range sharedOptions {
-		if err := checkShared(e, in, set, wide, p.sharedText(wide.Name)); err != nil {
-			return err
-		}
+	set := OptionsOn(e, in)
+	r := p.reading(set)
+	if err := checkShared(e, in, set, p, r, sharedOptions...); err != nil {
+		return r, err
 	}
 	if err := checkExtraKeys(set, e.Name()+"/"+e.Backend(), p); err != nil {
-		return err
+		return r, err
 	}
 	keys := slices.Sorted(maps.Keys(p.Extra))
 	for _, k := range keys {
@@ -591,51 +599,70 @@ func Validate(e Engine, in *Instance, p Params) error {
 		if !ok || o.Shared || p.Extra[k] == "" {
 			continue
 		}
-		if _, _, err := o.parse(p.Extra[k]); err != nil {
-			return err
+		if _, _, err := o.check(r[k]); err != nil {
+			return r, err
 		}
 	}
-	a := readAnneal(p)
 	if _, ok := set.Lookup("t0"); ok {
-		if _, err := Schedule(in, a); err != nil {
-			return err
+		if _, err := Schedule(in, readAnneal(p, r)); err != nil {
+			return r, err
 		}
 	}
-	return nil
+	return r, nil
 }
 
-// checkShared checks text, the value p gives the shared option wide ("":
-// none), against e's range for it on in (the widest range where e does not
-// take it), saying why the range is narrower where it is.
-func checkShared(e Engine, in *Instance, set OptionSet, wide Option, text string) error {
-	if text == "" {
+// CheckDevice checks the blocks and threads p gives against what e's
+// device takes on in (Tuner), which Validate leaves out so that it opens
+// no device: a GPU engine calls it as its run starts.
+func CheckDevice(e Engine, in *Instance, p Params) error {
+	t, ok := e.(Tuner)
+	if !ok || in == nil || !p.Given("blocks") && !p.Given("threads") {
 		return nil
 	}
-	_, v, err := wide.parse(text)
-	if pe, ok := err.(*ParamError); ok {
-		pe.Range += " (0: default)"
+	set := t.Tune(in, OptionsOn(e, in))
+	return checkShared(e, in, set, p, p.reading(set), optBlocks, optThreads)
+}
+
+// checkShared checks the values p gives the shared options wides (read
+// in r) against e's ranges for them on in (the widest range where e does
+// not take one), saying why a range is narrower where it is.
+func checkShared(e Engine, in *Instance, set OptionSet, p Params, r reading, wides ...Option) error {
+	for _, wide := range wides {
+		text := p.sharedText(wide.Name)
+		if text == "" {
+			continue
+		}
+		x, ok := r[wide.Name]
+		if !ok || x.text != text {
+			x = wide.read(text) // workers: Params.Workers
+		}
+		_, v, err := wide.check(x)
+		if pe, ok := err.(*ParamError); ok {
+			pe.Range += " (0: default)"
+			return pe
+		}
+		o, ok := set.Lookup(wide.Name)
+		if !ok {
+			o = wide
+		}
+		cells := 0.0
+		if in != nil && in.N > 0 && (o.Name == "blocks" || o.Name == "workers") {
+			cells = math.Max(1, float64(MaxTourCells/in.N))
+			o.Max = math.Min(o.Max, cells)
+		}
+		if o.inRange(v) {
+			continue
+		}
+		pe := &ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + " (0: default)"}
+		switch {
+		case o.Max == cells:
+			pe.Why = fmt.Sprintf("for %s: %s × cities at most %s", Plural(int64(in.N), "city", "cities"), o.Name, fmtNum(MaxTourCells))
+		case ok && o.Max < wide.Max:
+			pe.Why = fmt.Sprintf("for %s/%s", e.Name(), e.Backend())
+		}
 		return pe
 	}
-	o, ok := set.Lookup(wide.Name)
-	if !ok {
-		o = wide
-	}
-	cells := 0.0
-	if in != nil && in.N > 0 && (o.Name == "blocks" || o.Name == "workers") {
-		cells = math.Max(1, float64(MaxTourCells/in.N))
-		o.Max = math.Min(o.Max, cells)
-	}
-	if o.inRange(v) {
-		return nil
-	}
-	pe := &ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + " (0: default)"}
-	switch {
-	case o.Max == cells:
-		pe.Why = fmt.Sprintf("for %s: %s × cities at most %s", Plural(int64(in.N), "city", "cities"), o.Name, fmtNum(MaxTourCells))
-	case ok && o.Max < wide.Max:
-		pe.Why = fmt.Sprintf("for %s/%s", e.Name(), e.Backend())
-	}
-	return pe
+	return nil
 }
 
 // outputKeys are Params.Extra keys that the parameters of a report may
@@ -649,12 +676,7 @@ var outputKeys = []string{"launch_waves"}
 // the engine in the message, which lists set's stable options (what a
 // user of the engine needs) and says where the others are.
 func checkExtraKeys(set OptionSet, engine string, p Params) error {
-	keys := make([]string, 0, len(p.Extra))
-	for k := range p.Extra {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(p.Extra)) {
 		if _, ok := set.Lookup(k); ok && k != "workers" {
 			continue
 		}

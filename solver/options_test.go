@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -29,7 +30,12 @@ func (f optEngine) Solve(ctx context.Context, in *Instance, p Params, _ chan Sna
 
 type tunedEngine struct{ optEngine }
 
+// tunes counts tunedEngine's tunings: the device's, which Validate leaves
+// out.
+var tunes atomic.Int32
+
 func (f tunedEngine) Tune(in *Instance, set OptionSet) OptionSet {
+	tunes.Add(1)
 	for i := range set {
 		switch set[i].Name {
 		case "threads":
@@ -102,7 +108,11 @@ func TestValidate(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			// Validate, then the device's limits as a GPU run checks them
 			err := Validate(c.e, c.in, c.p)
+			if err == nil {
+				err = CheckDevice(c.e, c.in, c.p)
+			}
 			if c.flag == "" {
 				if err != nil {
 					t.Fatalf("refused: %v", err)
@@ -189,32 +199,43 @@ func TestParamsSet(t *testing.T) {
 	}
 }
 
+// The declared defaults read as their options' values, and a setting is
+// read against the engine it is given to.
 func TestOptionSetReads(t *testing.T) {
 	auto := OptionsFor("auto", BackendCPU)
 	ils := OptionsFor("2opt-ils", BackendCPU)
-	p := Params{Extra: map[string]string{"neighbors": "12", "threeopt": "off"}}
-	if v, err := auto.Int(p, "neighbors"); err != nil || v != 12 {
-		t.Errorf("neighbors: %d %v", v, err)
+	read := func(set OptionSet, name, text string) (string, float64, error) {
+		o, ok := set.Lookup(name)
+		if !ok {
+			return "", 0, errors.New("no option " + name)
+		}
+		if text == "" {
+			text = o.Default
+		}
+		return o.parse(text)
 	}
-	if v, err := auto.Int(Params{}, "stale"); err != nil || v != 20 {
-		t.Errorf("auto's stale default: %d %v", v, err)
+	if _, v, err := read(auto, "neighbors", "12"); err != nil || v != 12 {
+		t.Errorf("neighbors: %v %v", v, err)
 	}
-	if v, err := ils.Int(Params{}, "stale"); err != nil || v != 0 {
-		t.Errorf("2opt-ils's stale default: %d %v", v, err)
+	if _, v, err := read(auto, "stale", ""); err != nil || v != 20 {
+		t.Errorf("auto's stale default: %v %v", v, err)
 	}
-	if v, err := auto.Bool(p, "threeopt"); err != nil || v {
-		t.Errorf("threeopt off: %v %v", v, err)
+	if _, v, err := read(ils, "stale", ""); err != nil || v != 0 {
+		t.Errorf("2opt-ils's stale default: %v %v", v, err)
 	}
-	if v, err := auto.Bool(Params{}, "threeopt"); err != nil || !v {
-		t.Errorf("auto's threeopt default: %v %v", v, err)
+	if c, v, err := read(auto, "threeopt", "no"); err != nil || v != 0 || c != "off" {
+		t.Errorf("threeopt no: %q %v %v", c, v, err)
 	}
-	if v, err := auto.Choice(Params{}, "accept"); err != nil || v != "equal" {
-		t.Errorf("auto's accept default: %q %v", v, err)
+	if c, _, err := read(auto, "threeopt", ""); err != nil || c != "on" {
+		t.Errorf("auto's threeopt default: %q %v", c, err)
 	}
-	if _, err := auto.Int(Params{Extra: map[string]string{"segment": "0"}}, "segment"); err == nil {
+	if c, _, err := read(auto, "accept", ""); err != nil || c != "equal" {
+		t.Errorf("auto's accept default: %q %v", c, err)
+	}
+	if _, _, err := read(auto, "segment", "0"); err == nil {
 		t.Error("segment 0 accepted")
 	}
-	if _, err := auto.Int(Params{}, "samples"); err == nil {
+	if _, _, err := read(auto, "samples", "1"); err == nil {
 		t.Error("an option of another engine read")
 	}
 }
@@ -244,6 +265,25 @@ func TestScheduleSameForBothBackends(t *testing.T) {
 	}
 	if s := ScheduleSteps(p); s != 1146 {
 		t.Fatalf("steps %d, want 1146 (log(1e-5)/log(0.99))", s)
+	}
+}
+
+// Validate opens no device: it reads no tuned option, and CheckDevice
+// tunes only when blocks or threads are given.
+func TestValidateOpensNoDevice(t *testing.T) {
+	e := tunedEngine{optEngine{name: "pspm", backend: BackendGPU, maxThreads: 512}}
+	tunes.Store(0)
+	if err := Validate(e, square(100), ext("threads", 1024, "k", 3)); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckDevice(e, square(100), ext("k", 3)); err != nil {
+		t.Fatal(err)
+	}
+	if n := tunes.Load(); n != 0 {
+		t.Fatalf("Validate and CheckDevice without blocks or threads tuned %d times, want 0", n)
+	}
+	if err := CheckDevice(e, square(100), ext("threads", 1024)); err == nil || tunes.Load() != 1 {
+		t.Fatalf("CheckDevice of 1,024 threads on a 512-thread device: %v after %d tunings, want a refusal after 1", err, tunes.Load())
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/bench"
-	"github.com/tsplab/tsplab/gpu/batch"
 	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/ils"
@@ -49,8 +48,27 @@ func (gpuBench) FISequential(in *solver.Instance, first, count int, pop bench.Po
 	return ils.FISequential(in, first, count, pop)
 }
 
+// SolveBatch runs the instances as one chunk on GPU 0 through the steps
+// of tsp batch's GPU lanes (gpuBatch: open, prepare, search, finish).
 func (gpuBench) SolveBatch(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
-	return batch.Solve(ctx, ins, p)
+	g := gpuBatch()
+	ids := make([]uint64, len(ins))
+	for i := range ids {
+		ids[i] = uint64(i)
+	}
+	w, err := g.prepare(ctx, ins, ids, p)
+	if err != nil {
+		return nil, err
+	}
+	l, err := g.open(p, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer l.close()
+	if err := l.search(ctx, w); err != nil {
+		return nil, err
+	}
+	return w.finish()
 }
 
 // UsableGPUs is the number of the host's GPUs the engines can run on (bench.GPUCounter).

@@ -69,6 +69,9 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	if err := solver.Check(e, in, p); err != nil {
 		return solver.Result{}, err
 	}
+	if err := solver.CheckDevice(e, in, p); err != nil {
+		return solver.Result{}, err
+	}
 	if !e.anyMetric {
 		if _, err := MetricCode(in); err != nil {
 			return solver.Result{}, err

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"time"
 
 	"gorgonia.org/cu"
@@ -358,8 +357,8 @@ func ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop benchgpu.P
 		return benchgpu.PopulationResult{}, fmt.Errorf("3opt-ils population: %d solutions of %d kicks, %d blocks of %d threads, %d cities", pop.Solutions, pop.Kicks, pop.Blocks, pop.Threads, in.N)
 	}
 	threads := min(pop.Threads/32*32, 1024)
-	p := solver.Params{Algorithm: AlgoThreeOptILS, Backend: solver.BackendGPU, Seed: pop.Seed,
-		Extra: map[string]string{OptKicks: fmt.Sprint(pop.Kicks), "blocks": strconv.Itoa(pop.Blocks), "threads": strconv.Itoa(threads)}}
+	// the population's own blocks, threads and kicks; the engine's k
+	p := solver.Params{Algorithm: AlgoThreeOptILS, Backend: solver.BackendGPU, Seed: pop.Seed}
 	cfg, err := ThreeOptSpec.Parse(in, p)
 	if err != nil {
 		return benchgpu.PopulationResult{}, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -22,6 +23,10 @@ import (
 // run on the same instance; the zero value is ready.
 type Pipeline struct {
 	ascents bound.Ascents
+	// chosen is the last settings Choose read, which Prepare reads
+	// again only where they differ
+	mu     sync.Mutex
+	chosen solver.Params
 }
 
 // BoundShare is the part of a run's time limit the lower bound beside it
@@ -48,7 +53,11 @@ func (pl *Pipeline) Choose(p solver.Params) (Choice, error) {
 	if err != nil {
 		return Choice{}, err
 	}
-	return Choice{Engine: e, Note: note}, solver.Validate(e, nil, p)
+	p, err = solver.Read(e, p)
+	pl.mu.Lock()
+	pl.chosen = p
+	pl.mu.Unlock()
+	return Choice{Engine: e, Note: note}, err
 }
 
 // Plan picks the engine for p's (algorithm, backend) and checks p on in
@@ -80,6 +89,9 @@ type Plan struct {
 // carry the engine's config read once (solver.Prepare), so that the
 // engine neither checks nor parses them again.
 func (pl *Pipeline) Prepare(e solver.Engine, in *solver.Instance, p solver.Params) (*Plan, error) {
+	pl.mu.Lock()
+	p = p.ReadFrom(pl.chosen)
+	pl.mu.Unlock()
 	p, err := solver.Prepare(e, in, p)
 	if err != nil {
 		return nil, err

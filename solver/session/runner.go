@@ -212,7 +212,9 @@ func (r *Runner) begin(in *solver.Instance, params solver.Params, step bool) err
 	if r.state == Running {
 		return errors.New("a run is in progress")
 	}
-	r.in, r.params, r.engine, r.plan, r.note = in, params, e, plan, note
+	// the plan's params carry the engine's config, which its first
+	// segment takes as it is
+	r.in, r.params, r.engine, r.plan, r.note = in, plan.Params, e, plan, note
 	r.forget()
 	r.last = Progress{Engine: engineName(e), Note: note}
 	r.launch(step, nil, 0)

@@ -26,28 +26,21 @@ func WithOpts(p solver.Params, settings ...string) solver.Params {
 // Takes returns p without the options the GPU engine algo does not take:
 // the tests' quick annealing settings given to engines of every kind.
 func Takes(algo string, p solver.Params) solver.Params {
-	set := solver.OptionsFor(algo, solver.BackendGPU)
-	q := p
-	q.Extra = map[string]string{}
-	for k, v := range p.Extra {
-		if _, ok := set.Lookup(k); ok {
-			q.Extra[k] = v
-		}
-	}
+	q, _ := p.Split(solver.OptionsFor(algo, solver.BackendGPU).Names())
 	return q
 }
 
 // OptInt is the int option name of a result's Params (0: not reported).
 func OptInt(p solver.Params, name string) int {
-	v, _ := strconv.Atoi(p.Extra[name])
+	v, _ := strconv.Atoi(p.Text(name))
 	return v
 }
 
 // Ext returns Params with the options given as name, value pairs.
 func Ext(kv ...string) solver.Params {
-	p := solver.Params{Extra: map[string]string{}}
+	var p solver.Params
 	for i := 0; i+1 < len(kv); i += 2 {
-		p.Extra[kv[i]] = kv[i+1]
+		p = p.WithExtra(kv[i], kv[i+1])
 	}
 	return p
 }

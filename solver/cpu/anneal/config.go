@@ -40,13 +40,3 @@ func init() {
 		solver.Declare(name, solver.BackendCPU, s)
 	}
 }
-
-// Prepare reads a run's settings once (solver.Preparer).
-func (e saEngine) Prepare(in *solver.Instance, p solver.Params) (any, error) {
-	return annealSpecs[e.Name()].Parse(in, p)
-}
-
-// Prepare reads a run's settings once (solver.Preparer).
-func (e sspmEngine) Prepare(in *solver.Instance, p solver.Params) (any, error) {
-	return annealSpecs[e.Name()].Parse(in, p)
-}

@@ -61,7 +61,7 @@ type ilsEngine struct {
 	tweak *func(*ilsOptions)
 }
 
-// Options read from Params.Extra by the iterated local searches.
+// The iterated local searches' options, by name.
 const (
 	// OptKicks bounds the kicks per worker; with no time limit the run is
 	// then deterministic for a seed and a worker count.
@@ -174,12 +174,6 @@ func (e ilsEngine) DefaultLimit(in *solver.Instance, p solver.Params) time.Durat
 }
 
 var _ solver.DefaultLimiter = ilsEngine{}
-
-// Prepare reads a run's settings once (solver.Preparer): the engine's
-// options on in, auto's defaults by size included.
-func (e ilsEngine) Prepare(in *solver.Instance, p solver.Params) (any, error) {
-	return ilsSpecs[e.ID].Parse(in, p)
-}
 
 func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	return e.SolveAided(ctx, in, p, snaps, solver.Aid{})
@@ -375,22 +369,7 @@ func (r *ilsRun) run() (solver.Result, error) {
 	}
 	r.kicksDone = make([]runctl.Counter, r.w)
 	if r.usePartition() {
-		r.partitioned = true
-		env := r.partEnv()
-		stopAscent := func() {}
-		if r.o.cfg.candidates == listAlpha {
-			// the pieces start on the mixed lists (candidates)
-			env.Opts.Candidates = listMixed
-			env.Lists, stopAscent = r.alphaPieces(setup, t0)
-		}
-		end, watched := r.windowsStart()
-		r.windows, r.besideWarn = partition.Run(env, t0, nb, nbOdd, d)
-		stopAscent()
-		watched()
-		if err := r.searchWindows(end); err != nil {
-			return solver.Result{}, err
-		}
-		return r.finish(nil)
+		return r.runPartition(setup, t0, nb, nbOdd, d)
 	}
 	r.newSearches(t0, nb, nbOdd, d)
 	r.search()
@@ -398,6 +377,27 @@ func (r *ilsRun) run() (solver.Result, error) {
 		return solver.Result{}, fmt.Errorf("alpha candidates: %v", a.err)
 	}
 	return r.finish(r.searches)
+}
+
+// runPartition runs the partition search from t0, then the windows from
+// its hand-over when the plan takes them, and returns the best tour found.
+func (r *ilsRun) runPartition(setup context.Context, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (solver.Result, error) {
+	r.partitioned = true
+	env := r.partEnv()
+	stopAscent := func() {}
+	if r.o.cfg.candidates == listAlpha {
+		// the pieces start on the mixed lists (candidates)
+		env.Opts.Candidates = listMixed
+		env.Lists, stopAscent = r.alphaPieces(setup, t0)
+	}
+	end, watched := r.windowsStart()
+	r.windows, r.besideWarn = partition.Run(env, t0, nb, nbOdd, d)
+	stopAscent()
+	watched()
+	if err := r.searchWindows(end); err != nil {
+		return solver.Result{}, err
+	}
+	return r.finish(nil)
 }
 
 // newSearches sets up the workers' local searches from t0, on nb for the

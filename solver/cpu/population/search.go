@@ -112,11 +112,6 @@ func (engine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
 
 var _ solver.DefaultLimiter = engine{}
 
-// Prepare reads a run's settings once (solver.Preparer).
-func (engine) Prepare(in *solver.Instance, p solver.Params) (any, error) {
-	return cpuSpec.Parse(in, p)
-}
-
 // DefaultLimit is the pop engine's default time limit for a run of p on
 // in, for the engines that run it by a Go call (GPU pop).
 func DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
