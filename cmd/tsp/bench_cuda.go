@@ -52,14 +52,14 @@ func (gpuBench) FISequential(in *solver.Instance, first, count int, pop bench.Po
 // of tsp batch's GPU lanes (gpuBatch: open, prepare, search, finish).
 func (gpuBench) SolveBatch(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
 	g := gpuBatch()
-	ids := make([]uint64, len(ins))
-	for i := range ids {
-		ids[i] = uint64(i)
+	ps := make([]gpuPrep, len(ins))
+	for i, in := range ins {
+		var err error
+		if ps[i], err = g.prepare(ctx, in, uint64(i), p); err != nil {
+			return nil, err
+		}
 	}
-	w, err := g.prepare(ctx, ins, ids, p)
-	if err != nil {
-		return nil, err
-	}
+	w := g.join(ps)
 	l, err := g.open(p, 0)
 	if err != nil {
 		return nil, err
