@@ -12,10 +12,6 @@ type (
 	Metric = problem.Metric
 	// PointList is what a point-list file gave beyond the distances.
 	PointList = problem.PointList
-	// CoordText holds the text of a point list's coordinates as written.
-	CoordText = problem.CoordText
-	// City is a city's number in a tour: int or int32.
-	City = problem.City
 )
 
 // The edge weight types (problem.Metric says what each is).
@@ -36,22 +32,42 @@ const (
 	EstimateMinN = problem.EstimateMinN
 )
 
-// The problem's functions under solver's names (solver/problem says what
-// each does).
-var (
-	ParseMetric       = problem.ParseMetric
-	NewCoordInstance  = problem.NewCoordInstance
-	NewMatrixInstance = problem.NewMatrixInstance
-	ValidateTour      = problem.ValidateTour
-	PathLength        = problem.PathLength
-	GapPercent        = problem.GapPercent
-	IdentityTour      = problem.IdentityTour
-	SameCycle         = problem.SameCycle
-	FixedPartners     = problem.FixedPartners
-	GroupDigits       = problem.GroupDigits
-	Plural            = problem.Plural
-)
+// ParseMetric is problem.ParseMetric.
+func ParseMetric(s string) (Metric, bool) { return problem.ParseMetric(s) }
 
-// TourLength returns the exact length of the closed tour t
-// (problem.TourLength).
-func TourLength[C City](in *Instance, t []C) int64 { return problem.TourLength(in, t) }
+// NewCoordInstance is problem.NewCoordInstance.
+func NewCoordInstance(name string, m Metric, x, y, z []float64) *Instance {
+	return problem.NewCoordInstance(name, m, x, y, z)
+}
+
+// NewMatrixInstance is problem.NewMatrixInstance.
+func NewMatrixInstance(name string, n int, matrix []int32) *Instance {
+	return problem.NewMatrixInstance(name, n, matrix)
+}
+
+// ValidateTour is problem.ValidateTour.
+func ValidateTour(t []int, n int) error { return problem.ValidateTour(t, n) }
+
+// PathLength is problem.PathLength.
+func PathLength(in *Instance, p []int) int64 { return problem.PathLength(in, p) }
+
+// GapPercent is problem.GapPercent.
+func GapPercent(length, optimum int64) (float64, bool) { return problem.GapPercent(length, optimum) }
+
+// IdentityTour is problem.IdentityTour.
+func IdentityTour(n int) []int { return problem.IdentityTour(n) }
+
+// SameCycle is problem.SameCycle.
+func SameCycle(a, b []int) bool { return problem.SameCycle(a, b) }
+
+// FixedPartners is problem.FixedPartners.
+func FixedPartners(n int, edges [][2]int) []int32 { return problem.FixedPartners(n, edges) }
+
+// GroupDigits is problem.GroupDigits.
+func GroupDigits(s string) string { return problem.GroupDigits(s) }
+
+// Plural is problem.Plural.
+func Plural(n int64, noun string, pl ...string) string { return problem.Plural(n, noun, pl...) }
+
+// TourLength is problem.TourLength.
+func TourLength[C problem.City](in *Instance, t []C) int64 { return problem.TourLength(in, t) }
