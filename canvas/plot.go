@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/canvas/export"
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // MaxCurvePoints bounds the points a Curve keeps; beyond it, every other
@@ -231,7 +231,7 @@ func (r *curveRenderer) update() {
 	format, line, isBound := r.c.format, r.c.optimum, r.c.isBound
 	r.c.mu.Unlock()
 	if format == nil {
-		format = func(l int64) string { return solver.GroupDigits(strconv.FormatInt(l, 10)) }
+		format = func(l int64) string { return problem.GroupDigits(strconv.FormatInt(l, 10)) }
 	}
 	r.showLegend = line > 0
 	r.legend.Text = "optimum"

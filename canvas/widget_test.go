@@ -16,9 +16,9 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/tsplab/tsplab/canvas/export"
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/gen"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 func toRGBA(img image.Image) *image.RGBA {
@@ -150,7 +150,7 @@ func TestCurvePlotsAndCSV(t *testing.T) {
 		t.Error("optimum line not drawn")
 	}
 	var buf bytes.Buffer
-	if err := export.WriteCurveCSV(&buf, &solver.Instance{}, pts); err != nil {
+	if err := export.WriteCurveCSV(&buf, &problem.Instance{}, pts); err != nil {
 		t.Fatal(err)
 	}
 	want := "elapsed_s,best_length\n0.100,2000\n0.200,1500\n0.400,1500\n0.500,1200\n0.600,1000\n"
@@ -159,7 +159,7 @@ func TestCurvePlotsAndCSV(t *testing.T) {
 	}
 	// the lengths in the file's units, not the instance's scaled integers
 	buf.Reset()
-	if err := export.WriteCurveCSV(&buf, &solver.Instance{ScaleExp: 3, Metric: solver.GreatCircle}, pts[:2]); err != nil {
+	if err := export.WriteCurveCSV(&buf, &problem.Instance{ScaleExp: 3, Metric: problem.GreatCircle}, pts[:2]); err != nil {
 		t.Fatal(err)
 	}
 	if want := "elapsed_s,best_length_m\n0.100,2\n0.200,1.5\n"; buf.String() != want {
@@ -220,8 +220,8 @@ func TestTourViewDenseInWindow(t *testing.T) {
 }
 
 // square returns four cities on the corners of a 100×100 square.
-func square() *solver.Instance {
-	return solver.NewCoordInstance("square", solver.Euc2D, []float64{0, 100, 100, 0}, []float64{0, 0, 100, 100}, nil)
+func square() *problem.Instance {
+	return problem.NewCoordInstance("square", problem.Euc2D, []float64{0, 100, 100, 0}, []float64{0, 0, 100, 100}, nil)
 }
 
 // countColor returns how many pixels of img have c's colour.
@@ -360,7 +360,7 @@ func TestCurveLabelsInTheInstancesUnits(t *testing.T) {
 // more than its length (1247.5001 in a scaled matrix's units).
 func TestFlatCurveAxisReadsARoundNumber(t *testing.T) {
 	test.NewTempApp(t)
-	in := &solver.Instance{Name: "m", ScaleExp: 4}
+	in := &problem.Instance{Name: "m", ScaleExp: 4}
 	c := NewCurve()
 	c.SetFormat(in.FormatLength)
 	c.Add(export.CurvePoint{Elapsed: 10 * time.Millisecond, Best: 12475000})
@@ -381,7 +381,7 @@ func TestTourAcrossTheAntimeridianIsDrawnShort(t *testing.T) {
 	tv, w := tourViewWindow(t, 300, 200)
 	lons := []float64{178, 178, 178, -178, -178, -178}
 	lats := []float64{-10, -15, -20, -20, -15, -10}
-	in := solver.NewCoordInstance("fiji-samoa", solver.GreatCircle, lons, lats, nil)
+	in := problem.NewCoordInstance("fiji-samoa", problem.GreatCircle, lons, lats, nil)
 	tv.SetScene(export.SceneFor(in, []int{0, 1, 2, 3, 4, 5}, nil, nil))
 	img := toRGBA(w.Canvas().Capture())
 	if n := countColor(img, export.TourColor); n < 50 {

@@ -1,15 +1,11 @@
 package solver
 
-import (
-	"github.com/tsplab/tsplab/solver/account"
-	"github.com/tsplab/tsplab/solver/internal/coordtext"
-)
+import "github.com/tsplab/tsplab/solver/account"
 
 // The run's account (Result.Account, Snapshot.Account) and the engine's
 // settings and figures (Result.Settings, Result.Stats) are defined in
-// solver/account, a point list's coordinate text in
-// solver/internal/coordtext; these names let engines and front ends use
-// them as solver's own.
+// solver/account; these names let engines and front ends use them as
+// solver's own.
 type (
 	// Account is what a run's search did, as typed figures (account.Account).
 	Account = account.Account
@@ -31,8 +27,6 @@ type (
 	WindowsAccount = account.WindowsAccount
 	// TourWindowsAccount is the population search on windows of the tour.
 	TourWindowsAccount = account.TourWindowsAccount
-	// CoordText holds the text of a point list's coordinates as written.
-	CoordText = coordtext.Text
 	// Settings are what an engine chose for a run (account.Settings).
 	Settings = account.Settings
 	// Stats are figures of a run beyond its tour (account.Stats).

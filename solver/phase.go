@@ -37,21 +37,3 @@ const (
 
 // UnknownProgress is the PhaseProgress of a phase whose length is unknown.
 const UnknownProgress = -1.0
-
-// SendPhase sends a snapshot that carries only the phase and its progress
-// (Tour and Best nil: the receiver keeps the tour it has), subject to the
-// same rate bound as Send unless the phase differs from the last one sent
-// through SendPhase, which always goes out.
-func (s *Sink) SendPhase(ph Phase, progress float64) { s.SendStage(ph, progress, nil) }
-
-// SendStage is SendPhase with the run's account so far (nil: none).
-func (s *Sink) SendStage(ph Phase, progress float64, acc *Account) {
-	if s == nil || s.ch == nil {
-		return
-	}
-	if ph == s.phase && !s.Due() {
-		return
-	}
-	s.phase = ph
-	s.Send(Snapshot{Phase: ph, PhaseProgress: progress, Account: acc})
-}

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // CurvePoint is one point of a convergence curve: the best tour length known after Elapsed.
@@ -114,7 +114,7 @@ func RenderCurveIn(dst *image.RGBA, pts []CurvePoint, optimum int64, tmax time.D
 // header "elapsed_s,best_length" ("best_length_m" for metres): the
 // lengths in the file's own units (Instance.FormatLength), as the run
 // report gives them.
-func WriteCurveCSV(w io.Writer, in *solver.Instance, pts []CurvePoint) error {
+func WriteCurveCSV(w io.Writer, in *problem.Instance, pts []CurvePoint) error {
 	cw := csv.NewWriter(w)
 	col := "best_length"
 	if u := in.LengthUnit(); u != "" {

@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // StepBudget bounds the pixels a frame steps along tour edges (a good
@@ -77,7 +77,7 @@ type FrameStats struct {
 // hash of its cities so that it stays drawn from frame to frame. It keeps
 // its buffers between calls and is not safe for concurrent use.
 type Rasterizer struct {
-	boundsOf *solver.Instance
+	boundsOf *problem.Instance
 	boundsN  int
 	bounds   Bounds
 	wx, wy   []float64 // world coordinates of each city (WorldXY)
@@ -113,13 +113,13 @@ func (p pixel) in(w, h int) bool { return uint32(p.x) < uint32(w) && uint32(p.y)
 const clampLimit = 1 << 24
 
 // Bounds returns BoundsOf(in), cached for the last instance drawn.
-func (r *Rasterizer) Bounds(in *solver.Instance) Bounds {
+func (r *Rasterizer) Bounds(in *problem.Instance) Bounds {
 	r.cache(in)
 	return r.bounds
 }
 
 // cache keeps in's bounds and world coordinates.
-func (r *Rasterizer) cache(in *solver.Instance) {
+func (r *Rasterizer) cache(in *problem.Instance) {
 	if in == r.boundsOf && in != nil && in.N == r.boundsN {
 		return
 	}

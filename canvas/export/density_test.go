@@ -8,9 +8,9 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/gen"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // tourHue reports whether c has the hue of the tour in DefaultStyle
@@ -34,7 +34,7 @@ func hueCount(img *image.RGBA) int {
 
 // boxArea returns the pixels of the instance's fitted bounding box in a
 // w×h image.
-func boxArea(in *solver.Instance, w, h int) float64 {
+func boxArea(in *problem.Instance, w, h int) float64 {
 	b := BoundsOf(in)
 	t := NewTransform(b, FitView(b), w, h)
 	x0, y0 := t.Apply(b.MinX, b.MaxY)

@@ -21,6 +21,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/report"
 )
 
@@ -51,7 +52,7 @@ func pictureStyle() Style {
 
 // Scene is what a picture of a tour shows, live in the app or exported.
 type Scene struct {
-	Instance *solver.Instance
+	Instance *problem.Instance
 	Tour     []int  // tour to draw (0-based); nil draws the cities alone
 	Best     []int  // optional second tour (the best so far), drawn beneath Tour
 	Optimal  []int  // optional optimal tour overlay, drawn faint
@@ -68,7 +69,7 @@ type Scene struct {
 // SceneFor builds the scene of in with the given tours and a title that
 // names the instance, the tour length and the gap to the known optimum
 // (of best when it is a whole tour, else of tour).
-func SceneFor(in *solver.Instance, tour, best, optimal []int) Scene {
+func SceneFor(in *problem.Instance, tour, best, optimal []int) Scene {
 	s := Scene{Instance: in, Tour: tour, Best: best, Optimal: optimal}
 	if len(best) > 0 && in != nil && len(best) == in.N {
 		s.Title = TitleFor(in, best, false)
@@ -82,7 +83,7 @@ func SceneFor(in *solver.Instance, tour, best, optimal []int) Scene {
 // (report.Report.Title), of an open path with path (its length without a
 // closing edge, no gap), or "name — n cities" when tour is not a whole
 // tour of in.
-func TitleFor(in *solver.Instance, tour []int, path bool) string {
+func TitleFor(in *problem.Instance, tour []int, path bool) string {
 	if in == nil {
 		return ""
 	}
@@ -90,9 +91,9 @@ func TitleFor(in *solver.Instance, tour []int, path bool) string {
 	switch {
 	case len(tour) != in.N:
 	case path:
-		res.Length, res.Account.Route = solver.PathLength(in, tour), &solver.RouteAccount{Open: true}
+		res.Length, res.Account.Route = problem.PathLength(in, tour), &solver.RouteAccount{Open: true}
 	default:
-		res.Length = solver.TourLength(in, tour)
+		res.Length = problem.TourLength(in, tour)
 	}
 	return report.New(in, res).Title(in)
 }
@@ -108,7 +109,7 @@ func (b Bounds) Height() float64 { return b.MaxY - b.MinY }
 
 // BoundsOf returns the bounding box of the instance's cities in world
 // coordinates, or a unit box when it has none.
-func BoundsOf(in *solver.Instance) Bounds {
+func BoundsOf(in *problem.Instance) Bounds {
 	if in == nil || !in.HasCoords() || in.N == 0 {
 		return Bounds{0, 0, 1, 1}
 	}
@@ -261,7 +262,7 @@ func checkScene(s Scene) error {
 		tour []int
 	}{{"tour", s.Tour}, {"best tour", s.Best}, {"optimal tour", s.Optimal}} {
 		if t.tour != nil {
-			if err := solver.ValidateTour(t.tour, in.N); err != nil {
+			if err := problem.ValidateTour(t.tour, in.N); err != nil {
 				return fmt.Errorf("export: %s: %v", t.name, err)
 			}
 		}
@@ -295,7 +296,7 @@ func titleSize(width int) float64 { return math.Max(6, math.Min(18, float64(widt
 // instances are drawn on a map centred opposite the widest stretch of
 // longitude without cities (geoFrame), so that cities on both sides of the
 // antimeridian lie side by side and their edges are short.
-func WorldXY(in *solver.Instance, i int) (x, y float64) {
+func WorldXY(in *problem.Instance, i int) (x, y float64) {
 	if isLatLon(in) {
 		return frameOf(in).xy(in.X[i], in.Y[i])
 	}
@@ -308,13 +309,13 @@ func WorldXY(in *solver.Instance, i int) (x, y float64) {
 // project returns the map from a city to its point on a width × height
 // picture (origin bottom left, y up): the cities' bounding box scaled to
 // fit below the title, aspect ratio kept, centred.
-func project(in *solver.Instance, width, height int) func(i int) vg.Point {
+func project(in *problem.Instance, width, height int) func(i int) vg.Point {
 	at := projectXY(in, width, height)
 	return func(i int) vg.Point { return at(WorldXY(in, i)) }
 }
 
 // projectXY is project for a point in world coordinates.
-func projectXY(in *solver.Instance, width, height int) func(x, y float64) vg.Point {
+func projectXY(in *problem.Instance, width, height int) func(x, y float64) vg.Point {
 	m, titleH := layout(width)
 	areaW := math.Max(1, float64(width)-2*m)
 	areaH := math.Max(1, float64(height)-2*m-titleH)
@@ -379,7 +380,7 @@ func drawVector(c vg.Canvas, s Scene, width, height int) {
 		c.Stroke(circles(pt, []int{t[0], t[len(t)-1]}, r*2.5))
 	}
 	c.SetColor(st.City)
-	c.Fill(circles(pt, solver.IdentityTour(s.Instance.N), r))
+	c.Fill(circles(pt, problem.IdentityTour(s.Instance.N), r))
 }
 
 // vectorSizes are the width of a vector picture's lines and the radius of
@@ -403,7 +404,7 @@ func vectorSizes(n int) (lineW, r float64) {
 // vectorStroke returns the function that strokes a tour of in (an open
 // path with open) in a colour and a width; an edge across the map's edge
 // goes the short way round, cut there.
-func vectorStroke(c vg.Canvas, in *solver.Instance, pt func(int) vg.Point, at func(x, y float64) vg.Point) func(t []int, clr color.Color, wd float64, open bool) {
+func vectorStroke(c vg.Canvas, in *problem.Instance, pt func(int) vg.Point, at func(x, y float64) vg.Point) func(t []int, clr color.Color, wd float64, open bool) {
 	box := BoundsOf(in)
 	return func(t []int, clr color.Color, wd float64, open bool) {
 		if len(t) < 2 {

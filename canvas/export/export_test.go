@@ -11,19 +11,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/gen"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // ring returns n cities on a circle and the angular tour.
-func ring(n int) (*solver.Instance, []int) {
+func ring(n int) (*problem.Instance, []int) {
 	x, y := make([]float64, n), make([]float64, n)
 	for i := range n {
 		a := 2 * math.Pi * float64(i) / float64(n)
 		x[i], y[i] = 500+400*math.Cos(a), 300+200*math.Sin(a)
 	}
-	return solver.NewCoordInstance("ring", solver.Euc2D, x, y, nil), solver.IdentityTour(n)
+	return problem.NewCoordInstance("ring", problem.Euc2D, x, y, nil), problem.IdentityTour(n)
 }
 
 func TestFormatOf(t *testing.T) {
@@ -153,7 +153,7 @@ func TestExportPDF(t *testing.T) {
 
 func TestExportErrors(t *testing.T) {
 	in, tour := ring(5)
-	explicit := solver.NewMatrixInstance("mat", 3, []int32{0, 1, 2, 1, 0, 3, 2, 3, 0})
+	explicit := problem.NewMatrixInstance("mat", 3, []int32{0, 1, 2, 1, 0, 3, 2, 3, 0})
 	cases := []struct {
 		name   string
 		s      Scene
@@ -178,12 +178,12 @@ func TestExportErrors(t *testing.T) {
 
 func TestExportDegenerate(t *testing.T) {
 	// All cities on one point, and collinear cities: no division by zero.
-	same := solver.NewCoordInstance("same", solver.Euc2D, []float64{5, 5, 5}, []float64{7, 7, 7}, nil)
-	line := solver.NewCoordInstance("line", solver.Euc2D, []float64{0, 1, 2, 3}, []float64{0, 0, 0, 0}, nil)
-	one := solver.NewCoordInstance("one", solver.Euc2D, []float64{1}, []float64{1}, nil)
-	for _, in := range []*solver.Instance{same, line, one} {
+	same := problem.NewCoordInstance("same", problem.Euc2D, []float64{5, 5, 5}, []float64{7, 7, 7}, nil)
+	line := problem.NewCoordInstance("line", problem.Euc2D, []float64{0, 1, 2, 3}, []float64{0, 0, 0, 0}, nil)
+	one := problem.NewCoordInstance("one", problem.Euc2D, []float64{1}, []float64{1}, nil)
+	for _, in := range []*problem.Instance{same, line, one} {
 		for _, f := range []string{FormatPNG, FormatSVG, FormatPDF} {
-			if err := Write(io.Discard, f, Scene{Instance: in, Tour: solver.IdentityTour(in.N)}, 120, 0); err != nil {
+			if err := Write(io.Discard, f, Scene{Instance: in, Tour: problem.IdentityTour(in.N)}, 120, 0); err != nil {
 				t.Errorf("%s %s: %v", in.Name, f, err)
 			}
 		}
@@ -239,7 +239,7 @@ func TestExportManyCitiesWithoutTour(t *testing.T) {
 func TestGeoWorldXYPutsNorthUp(t *testing.T) {
 	// GEO stores latitude in X and longitude in Y: the city further north
 	// must come out higher, the one further east further right.
-	in := solver.NewCoordInstance("geo", solver.Geo, []float64{10, 50}, []float64{5, 40}, nil)
+	in := problem.NewCoordInstance("geo", problem.Geo, []float64{10, 50}, []float64{5, 40}, nil)
 	x0, y0 := WorldXY(in, 0)
 	x1, y1 := WorldXY(in, 1)
 	if !(y1 > y0 && x1 > x0) {
@@ -248,7 +248,7 @@ func TestGeoWorldXYPutsNorthUp(t *testing.T) {
 }
 
 func TestSceneForTitles(t *testing.T) {
-	in := solver.NewCoordInstance("sq", solver.Euc2D, []float64{0, 100, 100, 0}, []float64{0, 0, 100, 100}, nil)
+	in := problem.NewCoordInstance("sq", problem.Euc2D, []float64{0, 100, 100, 0}, []float64{0, 0, 100, 100}, nil)
 	if got := SceneFor(in, nil, nil, nil).Title; got != "sq — 4 cities" {
 		t.Errorf("no tour: title %q", got)
 	}
@@ -265,12 +265,12 @@ func TestSceneForTitles(t *testing.T) {
 	}
 	// Lengths and counts as the app's fields show them: digits grouped,
 	// the unit named, the gap spaced like the Gap field.
-	big := solver.NewCoordInstance("big", solver.Euc2D, []float64{0, 3e6, 3e6, 0}, []float64{0, 0, 3e6, 3e6}, nil)
+	big := problem.NewCoordInstance("big", problem.Euc2D, []float64{0, 3e6, 3e6, 0}, []float64{0, 0, 3e6, 3e6}, nil)
 	big.Optimum = 11_000_000
 	if got, want := TitleFor(big, []int{0, 1, 2, 3}, false), "big — "+big.HumanLength(12_000_000)+" (9.09 % above "+big.HumanLength(11_000_000)+")"; got != want || !strings.Contains(got, "12,000,000") {
 		t.Errorf("large lengths: title %q, want %q", got, want)
 	}
-	many := solver.NewCoordInstance("many", solver.Euc2D, make([]float64, 12345), make([]float64, 12345), nil)
+	many := problem.NewCoordInstance("many", problem.Euc2D, make([]float64, 12345), make([]float64, 12345), nil)
 	if got := TitleFor(many, nil, false); got != "many — 12,345 cities" {
 		t.Errorf("city count: title %q", got)
 	}
@@ -342,9 +342,9 @@ func TestExportLargeUsesCanvasLevelOfDetail(t *testing.T) {
 func TestLatLonMapIsCutAwayFromItsCities(t *testing.T) {
 	lons := []float64{170, 175, 179, -179, -175, -170}
 	lats := []float64{-17, -15, -16, -14, -13, -14}
-	for _, in := range []*solver.Instance{
-		solver.NewCoordInstance("pacific", solver.GreatCircle, lons, lats, nil),
-		solver.NewCoordInstance("pacific-geo", solver.Geo, lats, lons, nil),
+	for _, in := range []*problem.Instance{
+		problem.NewCoordInstance("pacific", problem.GreatCircle, lons, lats, nil),
+		problem.NewCoordInstance("pacific-geo", problem.Geo, lats, lons, nil),
 	} {
 		if w := BoundsOf(in).Width(); w > 25 {
 			t.Errorf("%s: the map is %.0f degrees wide for cities 20 degrees apart", in.Name, w)
@@ -355,7 +355,7 @@ func TestLatLonMapIsCutAwayFromItsCities(t *testing.T) {
 			t.Errorf("%s: 179 E and 179 W drawn %.0f degrees apart", in.Name, d)
 		}
 	}
-	world := solver.NewCoordInstance("world", solver.GreatCircle, []float64{-100, 0, 100}, []float64{0, 10, 20}, nil)
+	world := problem.NewCoordInstance("world", problem.GreatCircle, []float64{-100, 0, 100}, []float64{0, 10, 20}, nil)
 	// Its widest gap already spans the antimeridian: the cities keep their
 	// places, west to east, at most scaled by the middle latitude's cosine.
 	x0, _ := WorldXY(world, 0)

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sync/atomic"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // geoFrame is how a lat,lon instance is drawn: an equirectangular map
@@ -24,26 +24,26 @@ type geoFrame struct {
 var lastFrame atomic.Pointer[instanceFrame]
 
 type instanceFrame struct {
-	in *solver.Instance
+	in *problem.Instance
 	n  int
 	f  geoFrame
 }
 
 // isLatLon reports whether in is drawn on a geoFrame: a lat,lon point
 // list (GreatCircle: X longitude, Y latitude, in degrees).
-func isLatLon(in *solver.Instance) bool {
-	return in.Metric == solver.GreatCircle && len(in.X) == in.N && len(in.Y) == in.N
+func isLatLon(in *problem.Instance) bool {
+	return in.Metric == problem.GreatCircle && len(in.X) == in.N && len(in.Y) == in.N
 }
 
 // isGeo reports whether in is a TSPLIB GEO instance (X latitude, Y
 // longitude), drawn on a geoFrame without the latitude's scaling, as
 // TSPLIB's maps are.
-func isGeo(in *solver.Instance) bool {
-	return in.Metric == solver.Geo && len(in.X) == in.N && len(in.Y) == in.N
+func isGeo(in *problem.Instance) bool {
+	return in.Metric == problem.Geo && len(in.X) == in.N && len(in.Y) == in.N
 }
 
 // frameOf is in's geoFrame.
-func frameOf(in *solver.Instance) geoFrame {
+func frameOf(in *problem.Instance) geoFrame {
 	if c := lastFrame.Load(); c != nil && c.in == in && c.n == in.N {
 		return c.f
 	}
@@ -107,7 +107,7 @@ func (f geoFrame) xy(lon, lat float64) (x, y float64) {
 // way round the globe, crosses the map's edge (the meridian opposite its
 // centre), and where: the map's x of that edge where a's part ends (±180
 // scaled), and the latitude there. b's part starts at -x.
-func seamCut(in *solver.Instance, a, b int) (x, lat float64, cut bool) {
+func seamCut(in *problem.Instance, a, b int) (x, lat float64, cut bool) {
 	if !isLatLon(in) {
 		return 0, 0, false
 	}
@@ -126,7 +126,7 @@ func seamCut(in *solver.Instance, a, b int) (x, lat float64, cut bool) {
 // seamEnds are the two parts of an edge from city a to city b cut at the
 // map's edge (seamCut), each ended where it leaves the cities' box b
 // along x: a's part ends at (x0, y0), b's part starts at (x1, y1).
-func seamEnds(in *solver.Instance, bx Bounds, a, b int) (x0, y0, x1, y1 float64, cut bool) {
+func seamEnds(in *problem.Instance, bx Bounds, a, b int) (x0, y0, x1, y1 float64, cut bool) {
 	x, lat, cut := seamCut(in, a, b)
 	if !cut {
 		return 0, 0, 0, 0, false

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // latLon is a lat,lon instance as a point list gives it: X longitude, Y
 // latitude.
-func latLon(lon, lat []float64) *solver.Instance {
-	in := solver.NewCoordInstance("geo", solver.GreatCircle, lon, lat, nil)
+func latLon(lon, lat []float64) *problem.Instance {
+	in := problem.NewCoordInstance("geo", problem.GreatCircle, lon, lat, nil)
 	return in
 }
 

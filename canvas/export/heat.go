@@ -4,7 +4,7 @@ import (
 	"image"
 	"math"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // Heat map of recent changes, where the search is working: for each new
@@ -26,7 +26,7 @@ const (
 
 // heatMap is the Rasterizer's memory of the last snapshots.
 type heatMap struct {
-	of       *solver.Instance
+	of       *problem.Instance
 	last     []int       // the last current tour seen
 	prevSucc []int32     // the city after each in last
 	succ     []int32     // scratch: the city after each in the new tour
@@ -37,7 +37,7 @@ type heatMap struct {
 
 // updateHeat takes the scene's current tour into the heat map; open: the
 // tour is a path, without the edge from its last city to its first.
-func (r *Rasterizer) updateHeat(in *solver.Instance, tour []int, open, on bool) {
+func (r *Rasterizer) updateHeat(in *problem.Instance, tour []int, open, on bool) {
 	hm := &r.heat
 	if !on || len(tour) != in.N || in.N > HeatLimit || in.N < 2 {
 		hm.of, hm.last, hm.batches = nil, nil, hm.batches[:0]

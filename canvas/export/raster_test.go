@@ -8,14 +8,14 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/gen"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // square returns four cities on the corners of a 100×100 square.
-func square() *solver.Instance {
-	return solver.NewCoordInstance("square", solver.Euc2D, []float64{0, 100, 100, 0}, []float64{0, 0, 100, 100}, nil)
+func square() *problem.Instance {
+	return problem.NewCoordInstance("square", problem.Euc2D, []float64{0, 100, 100, 0}, []float64{0, 0, 100, 100}, nil)
 }
 
 func countColor(img *image.RGBA, c color.RGBA) int {
@@ -88,7 +88,7 @@ func TestRenderLayersAndInvalidTours(t *testing.T) {
 	dst := image.NewRGBA(image.Rect(0, 0, 50, 50))
 	r.Render(dst, Scene{Instance: in, Tour: []int{0, 1, 9, -1}}, View{Zoom: 1}, st)
 	// No instance, or no coordinates: background only.
-	for _, s := range []Scene{{}, {Instance: solver.NewMatrixInstance("m", 2, []int32{0, 1, 1, 0}), Tour: []int{0, 1}}} {
+	for _, s := range []Scene{{}, {Instance: problem.NewMatrixInstance("m", 2, []int32{0, 1, 1, 0}), Tour: []int{0, 1}}} {
 		img := RenderImage(s, 30, 20, st)
 		if n := countColor(img, st.Background); n != 30*20 {
 			t.Errorf("scene %v: %d background pixels, want all %d", s.Instance, n, 600)

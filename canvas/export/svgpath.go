@@ -7,7 +7,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // WriteSVGPath writes tour as an SVG drawing a pen plotter can follow:
@@ -16,17 +16,17 @@ import (
 // dots, no background. The drawing is width points wide (the height
 // follows the aspect ratio) with a margin of 2 % of the width, y up as
 // the instance's coordinates.
-func WriteSVGPath(w io.Writer, in *solver.Instance, tour []int, width int) error {
+func WriteSVGPath(w io.Writer, in *problem.Instance, tour []int, width int) error {
 	return writeSVGPath(w, in, tour, width, false)
 }
 
 // WriteSVGOpenPath is WriteSVGPath for an open path: no "Z", the pen
 // stops at the last city.
-func WriteSVGOpenPath(w io.Writer, in *solver.Instance, path []int, width int) error {
+func WriteSVGOpenPath(w io.Writer, in *problem.Instance, path []int, width int) error {
 	return writeSVGPath(w, in, path, width, true)
 }
 
-func writeSVGPath(w io.Writer, in *solver.Instance, tour []int, width int, open bool) error {
+func writeSVGPath(w io.Writer, in *problem.Instance, tour []int, width int, open bool) error {
 	if err := checkSVGPath(in, tour, width); err != nil {
 		return err
 	}
@@ -78,11 +78,11 @@ func writeSVGPath(w io.Writer, in *solver.Instance, tour []int, width int, open 
 
 // checkSVGPath checks that tour is a whole tour of in, which has
 // coordinates, and that width is in range.
-func checkSVGPath(in *solver.Instance, tour []int, width int) error {
+func checkSVGPath(in *problem.Instance, tour []int, width int) error {
 	if in == nil || !in.HasCoords() {
 		return fmt.Errorf("export: no coordinates to draw")
 	}
-	if err := solver.ValidateTour(tour, in.N); err != nil {
+	if err := problem.ValidateTour(tour, in.N); err != nil {
 		return fmt.Errorf("export: tour: %v", err)
 	}
 	if width <= 0 || width > MaxSize {

@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // TestWriteSVGPath checks the plotter drawing: well-formed XML whose only
 // element inside <svg> is one <path> with M, L and Z, visiting the cities
 // in tour order.
 func TestWriteSVGPath(t *testing.T) {
-	in := solver.NewCoordInstance("sq", solver.Euc2D, []float64{0, 10, 10, 0}, []float64{0, 0, 10, 10}, nil)
+	in := problem.NewCoordInstance("sq", problem.Euc2D, []float64{0, 10, 10, 0}, []float64{0, 0, 10, 10}, nil)
 	var b bytes.Buffer
 	if err := WriteSVGPath(&b, in, []int{0, 1, 2, 3}, 100); err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func TestWriteSVGPath(t *testing.T) {
 	if err := WriteSVGPath(io.Discard, in, []int{0, 1, 2}, 100); err == nil {
 		t.Fatal("a partial tour was drawn")
 	}
-	if err := WriteSVGPath(io.Discard, solver.NewMatrixInstance("m", 2, make([]int32, 4)), []int{0, 1}, 100); err == nil {
+	if err := WriteSVGPath(io.Discard, problem.NewMatrixInstance("m", 2, make([]int32, 4)), []int{0, 1}, 100); err == nil {
 		t.Fatal("an instance without coordinates was drawn")
 	}
 }

@@ -10,37 +10,37 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // coords returns an instance of n cities whose x and y draw gives.
-func coords(n int, name string, m solver.Metric, draw func() float64) *solver.Instance {
+func coords(n int, name string, m problem.Metric, draw func() float64) *problem.Instance {
 	x, y := make([]float64, n), make([]float64, n)
 	for i := range n {
 		x[i], y[i] = draw(), draw()
 	}
-	return solver.NewCoordInstance(name, m, x, y, nil)
+	return problem.NewCoordInstance(name, m, x, y, nil)
 }
 
 // Euc returns a uniform random EUC_2D instance on a side×side square.
-func Euc(n int, side float64, rng *rand.Rand) *solver.Instance {
-	return coords(n, "rand", solver.Euc2D, func() float64 { return rng.Float64() * side })
+func Euc(n int, side float64, rng *rand.Rand) *problem.Instance {
+	return coords(n, "rand", problem.Euc2D, func() float64 { return rng.Float64() * side })
 }
 
 // IntEuc returns a uniform random EUC_2D instance with integer
 // coordinates in [0, side), so that a written file reads back the same.
-func IntEuc(n int, side float64, rng *rand.Rand) *solver.Instance {
-	return coords(n, "uniform", solver.Euc2D, func() float64 { return math.Floor(rng.Float64() * side) })
+func IntEuc(n int, side float64, rng *rand.Rand) *problem.Instance {
+	return coords(n, "uniform", problem.Euc2D, func() float64 { return math.Floor(rng.Float64() * side) })
 }
 
 // Grid returns an instance of metric m with integer coordinates on a
 // small grid, so that ties and coincident cities are common.
-func Grid(n, side int, m solver.Metric, rng *rand.Rand) *solver.Instance {
+func Grid(n, side int, m problem.Metric, rng *rand.Rand) *problem.Instance {
 	return coords(n, "grid", m, func() float64 { return float64(rng.IntN(side)) })
 }
 
 // Explicit returns a symmetric EXPLICIT instance with random weights.
-func Explicit(n int, rng *rand.Rand) *solver.Instance {
+func Explicit(n int, rng *rand.Rand) *problem.Instance {
 	m := make([]int32, n*n)
 	for i := range n {
 		for j := i + 1; j < n; j++ {
@@ -48,18 +48,18 @@ func Explicit(n int, rng *rand.Rand) *solver.Instance {
 			m[i*n+j], m[j*n+i] = d, d
 		}
 	}
-	return solver.NewMatrixInstance("explicit", n, m)
+	return problem.NewMatrixInstance("explicit", n, m)
 }
 
 // Mix returns a uniform, an EXPLICIT and a coarse-grid instance of size n.
-func Mix(n int, rng *rand.Rand) []*solver.Instance {
-	return []*solver.Instance{Euc(n, 1000, rng), Explicit(n, rng), Grid(n, 8, solver.Euc2D, rng)}
+func Mix(n int, rng *rand.Rand) []*problem.Instance {
+	return []*problem.Instance{Euc(n, 1000, rng), Explicit(n, rng), Grid(n, 8, problem.Euc2D, rng)}
 }
 
 // Degenerate returns two instances of n cities that break naive
 // geometry: all on one point (EUC_2D, every tour of length 0), and all on
 // one vertical line of 97 rows (CEIL_2D).
-func Degenerate(n int) (point, column *solver.Instance) {
+func Degenerate(n int) (point, column *problem.Instance) {
 	same := make([]float64, n)
 	for i := range same {
 		same[i] = 7
@@ -68,14 +68,14 @@ func Degenerate(n int) (point, column *solver.Instance) {
 	for i := range col {
 		col[i] = float64(i % 97)
 	}
-	return solver.NewCoordInstance("point", solver.Euc2D, same, same, nil),
-		solver.NewCoordInstance("column", solver.Ceil2D, same, col, nil)
+	return problem.NewCoordInstance("point", problem.Euc2D, same, same, nil),
+		problem.NewCoordInstance("column", problem.Ceil2D, same, col, nil)
 }
 
 // MustValid fails the test when tour is not a tour of in.
-func MustValid(tb testing.TB, in *solver.Instance, tour []int, what string) {
+func MustValid(tb testing.TB, in *problem.Instance, tour []int, what string) {
 	tb.Helper()
-	if err := solver.ValidateTour(tour, in.N); err != nil {
+	if err := problem.ValidateTour(tour, in.N); err != nil {
 		tb.Fatalf("%s on %s n=%d: %v", what, in.Name, in.N, err)
 	}
 }

@@ -5,11 +5,11 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/testinst"
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
-func bench100k(b *testing.B) *solver.Instance {
+func bench100k(b *testing.B) *problem.Instance {
 	b.Helper()
 	return testinst.Euc(100_000, 1e6, rand.New(rand.NewPCG(1, 1)))
 }

@@ -6,15 +6,15 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/internal/unionfind"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // Random returns a uniformly random permutation of 0..n-1 (n ≤ 0 gives an
 // empty tour).
 func Random(n int, rng *rand.Rand) []int {
-	t := solver.IdentityTour(max(n, 0))
+	t := problem.IdentityTour(max(n, 0))
 	rng.Shuffle(len(t), func(i, j int) { t[i], t[j] = t[j], t[i] })
 	return t
 }
@@ -23,7 +23,7 @@ func Random(n int, rng *rand.Rand) []int {
 // (clamped): with nb, the first unvisited candidate, else the nearest
 // unvisited city by neighbor.PointSet; with nb nil, an O(n²) scan (ties
 // to the lower index).
-func NearestNeighbor(in *solver.Instance, start int, nb *neighbor.Lists) []int {
+func NearestNeighbor(in *problem.Instance, start int, nb *neighbor.Lists) []int {
 	t, _ := NearestNeighborContext(context.Background(), in, start, nb)
 	return t
 }
@@ -34,7 +34,7 @@ const checkEvery = 1024
 
 // NearestNeighborContext is NearestNeighbor that gives up when ctx is
 // done, returning ctx's error and no tour.
-func NearestNeighborContext(ctx context.Context, in *solver.Instance, start int, nb *neighbor.Lists) ([]int, error) {
+func NearestNeighborContext(ctx context.Context, in *problem.Instance, start int, nb *neighbor.Lists) ([]int, error) {
 	n := in.N
 	if n <= 0 {
 		return []int{}, nil
@@ -72,7 +72,7 @@ func NearestNeighborContext(ctx context.Context, in *solver.Instance, start int,
 // lists nb (required) that at a share second of the steps (drawn from
 // rng) takes the second unvisited candidate: varied start tours about as
 // short, for random-restart climbs.
-func RandomizedNearestNeighborContext(ctx context.Context, in *solver.Instance, start int, nb *neighbor.Lists, rng *rand.Rand, second float64) ([]int, error) {
+func RandomizedNearestNeighborContext(ctx context.Context, in *problem.Instance, start int, nb *neighbor.Lists, rng *rand.Rand, second float64) ([]int, error) {
 	n := in.N
 	if n <= 0 {
 		return []int{}, nil
@@ -86,7 +86,7 @@ func RandomizedNearestNeighborContext(ctx context.Context, in *solver.Instance, 
 // nearestWithLists builds the nearest-neighbour tour over the lists,
 // taking the second candidate at a share second of the steps when rng is
 // set.
-func nearestWithLists(ctx context.Context, in *solver.Instance, start int, nb *neighbor.Lists, rng *rand.Rand, second float64) ([]int, error) {
+func nearestWithLists(ctx context.Context, in *problem.Instance, start int, nb *neighbor.Lists, rng *rand.Rand, second float64) ([]int, error) {
 	n := in.N
 	t := make([]int, 0, n)
 	all := make([]int32, n)
@@ -132,17 +132,17 @@ type candEdge struct {
 // McGeoch 1997 section 2.2: candidate edges of nb (nil: 10 nearest)
 // shortest first, each kept when both ends have degree < 2 and it closes
 // no cycle, then the fragments joined at their ends.
-func Greedy(in *solver.Instance, nb *neighbor.Lists) []int {
+func Greedy(in *problem.Instance, nb *neighbor.Lists) []int {
 	t, _ := GreedyContext(context.Background(), in, nb)
 	return t
 }
 
 // GreedyContext is Greedy that gives up when ctx is done, returning ctx's
 // error and no tour.
-func GreedyContext(ctx context.Context, in *solver.Instance, nb *neighbor.Lists) ([]int, error) {
+func GreedyContext(ctx context.Context, in *problem.Instance, nb *neighbor.Lists) ([]int, error) {
 	n := in.N
 	if n <= 3 {
-		return solver.IdentityTour(max(n, 0)), nil
+		return problem.IdentityTour(max(n, 0)), nil
 	}
 	if nb == nil || nb.N() != n {
 		var err error
@@ -276,7 +276,7 @@ func (f *fragments) walk() []int {
 
 // endEdges returns candidate edges between each of the given cities and
 // its k nearest others among them, shortest first, each edge once.
-func endEdges(in *solver.Instance, ends []int32, k int) []candEdge {
+func endEdges(in *problem.Instance, ends []int32, k int) []candEdge {
 	m := len(ends)
 	k = min(k, m-1)
 	if k <= 0 {
@@ -296,7 +296,7 @@ func endEdges(in *solver.Instance, ends []int32, k int) []candEdge {
 // join links the fragments into one path, nearest-neighbour fashion:
 // from the far end of the current path to the nearest free end of
 // another fragment; the fallback when greedy rounds stop making progress.
-func (f *fragments) join(ctx context.Context, in *solver.Instance) error {
+func (f *fragments) join(ctx context.Context, in *problem.Instance) error {
 	adj := f.adj
 	otherEnd := func(e int32) int32 {
 		prev, cur := int32(-1), e

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/testinst"
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 func TestConstructionValid(t *testing.T) {
@@ -30,13 +30,13 @@ func TestConstructionValid(t *testing.T) {
 
 func TestConstructionOtherMetrics(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, m := range []solver.Metric{solver.Ceil2D, solver.Att, solver.Geo, solver.Man2D, solver.Max2D, solver.Euc3D} {
+	for _, m := range []problem.Metric{problem.Ceil2D, problem.Att, problem.Geo, problem.Man2D, problem.Max2D, problem.Euc3D} {
 		for _, n := range []int{1, 2, 3, 9, 60} {
 			x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
 			for i := range n {
 				x[i], y[i], z[i] = rng.Float64()*80-40, rng.Float64()*160-80, rng.Float64()*50
 			}
-			in := solver.NewCoordInstance(m.String(), m, x, y, z)
+			in := problem.NewCoordInstance(m.String(), m, x, y, z)
 			nb := neighbor.Nearest(in, 6)
 			testinst.MustValid(t, in, NearestNeighbor(in, 0, nb), "NearestNeighbor")
 			testinst.MustValid(t, in, Greedy(in, nb), "Greedy")
@@ -56,8 +56,8 @@ func TestNearestNeighborMatchesScan(t *testing.T) {
 		start := rng.IntN(n)
 		want := NearestNeighbor(in, start, nil)
 		got := NearestNeighbor(in, start, neighbor.Nearest(in, 1+trial%6))
-		if solver.TourLength(in, got) != solver.TourLength(in, want) {
-			t.Fatalf("n=%d: NN with lists has length %d, scan %d", n, solver.TourLength(in, got), solver.TourLength(in, want))
+		if problem.TourLength(in, got) != problem.TourLength(in, want) {
+			t.Fatalf("n=%d: NN with lists has length %d, scan %d", n, problem.TourLength(in, got), problem.TourLength(in, want))
 		}
 		if got[0] != start {
 			t.Fatalf("NN tour starts at %d, want %d", got[0], start)
@@ -68,15 +68,15 @@ func TestNearestNeighborMatchesScan(t *testing.T) {
 func TestConstructionBeatsRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, n := range []int{50, 200, 1000} {
-		for _, in := range []*solver.Instance{testinst.Euc(n, 1000, rng), testinst.Explicit(n, rng)} {
-			r := solver.TourLength(in, Random(n, rng))
-			nn := solver.TourLength(in, NearestNeighbor(in, 0, neighbor.Nearest(in, 8)))
-			g := solver.TourLength(in, Greedy(in, nil))
+		for _, in := range []*problem.Instance{testinst.Euc(n, 1000, rng), testinst.Explicit(n, rng)} {
+			r := problem.TourLength(in, Random(n, rng))
+			nn := problem.TourLength(in, NearestNeighbor(in, 0, neighbor.Nearest(in, 8)))
+			g := problem.TourLength(in, Greedy(in, nil))
 			if nn >= r || g >= r {
 				t.Errorf("%s n=%d: random %d, NN %d, greedy %d: construction should beat random", in.Name, n, r, nn, g)
 			}
-			if in.Metric == solver.Euc2D {
-				s := solver.TourLength(in, SpaceFillingCurve(in))
+			if in.Metric == problem.Euc2D {
+				s := problem.TourLength(in, SpaceFillingCurve(in))
 				if s >= r {
 					t.Errorf("n=%d: space-filling curve %d not better than random %d", n, s, r)
 				}
@@ -99,11 +99,11 @@ func TestGreedyUsesShortEdges(t *testing.T) {
 	for i, p := range perm {
 		x[i] = float64(p) * 10
 	}
-	in := solver.NewCoordInstance("line", solver.Euc2D, x, y, nil)
-	if got, want := solver.TourLength(in, Greedy(in, nil)), int64(2*10*(n-1)); got != want {
+	in := problem.NewCoordInstance("line", problem.Euc2D, x, y, nil)
+	if got, want := problem.TourLength(in, Greedy(in, nil)), int64(2*10*(n-1)); got != want {
 		t.Fatalf("greedy on a line: %d, want %d", got, want)
 	}
-	if got, want := solver.TourLength(in, SpaceFillingCurve(in)), int64(2*10*(n-1)); got != want {
+	if got, want := problem.TourLength(in, SpaceFillingCurve(in)), int64(2*10*(n-1)); got != want {
 		t.Fatalf("curve on a line: %d, want %d", got, want)
 	}
 }
@@ -140,7 +140,7 @@ func TestDegenerateInstances(t *testing.T) {
 	// construction stays valid, and on one point every tour has length 0.
 	for _, n := range []int{1, 2, 3, 4, 50, 3000} {
 		point, column := testinst.Degenerate(n)
-		for _, in := range []*solver.Instance{point, column} {
+		for _, in := range []*problem.Instance{point, column} {
 			nb := neighbor.Nearest(in, 10)
 			q := neighbor.Quadrant(in, 8)
 			tours := map[string][]int{
@@ -151,13 +151,13 @@ func TestDegenerateInstances(t *testing.T) {
 			}
 			for what, tr := range tours {
 				testinst.MustValid(t, in, tr, what)
-				if in.Name == "point" && solver.TourLength(in, tr) != 0 {
-					t.Errorf("%s on one point: length %d", what, solver.TourLength(in, tr))
+				if in.Name == "point" && problem.TourLength(in, tr) != 0 {
+					t.Errorf("%s on one point: length %d", what, problem.TourLength(in, tr))
 				}
 			}
 			if in.Name == "column" && n >= 97 {
 				// Optimal: up the column and back, 2·96.
-				if g := solver.TourLength(in, tours["greedy"]); g != 2*96 {
+				if g := problem.TourLength(in, tours["greedy"]); g != 2*96 {
 					t.Errorf("greedy on a column of %d: %d, want %d", n, g, 2*96)
 				}
 			}
@@ -177,7 +177,7 @@ func TestKeepFixed(t *testing.T) {
 				in.FixedEdges = append(in.FixedEdges, [2]int{perm[i], perm[i+1]})
 			}
 		}
-		for _, order := range [][]int{solver.IdentityTour(n), Random(n, rng), Greedy(in, nil)} {
+		for _, order := range [][]int{problem.IdentityTour(n), Random(n, rng), Greedy(in, nil)} {
 			got := KeepFixed(in, order)
 			testinst.MustValid(t, in, got, "KeepFixed")
 			if err := in.CheckFixedEdges(got); err != nil {
@@ -214,18 +214,18 @@ func TestRandomizedNearestNeighbor(t *testing.T) {
 	if err != nil || !slices.Equal(same, nn) {
 		t.Fatalf("second = 0: not the nearest-neighbour tour (err %v)", err)
 	}
-	ln := solver.TourLength(in, nn)
-	lr := solver.TourLength(in, Random(in.N, rng))
+	ln := problem.TourLength(in, nn)
+	lr := problem.TourLength(in, Random(in.N, rng))
 	var prev []int
 	for s := uint64(1); s <= 4; s++ {
 		r, err := RandomizedNearestNeighborContext(ctx, in, 17, nb, rand.New(rand.NewPCG(s, 2)), 0.03)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := solver.ValidateTour(r, in.N); err != nil || r[0] != 17 {
+		if err := problem.ValidateTour(r, in.N); err != nil || r[0] != 17 {
 			t.Fatalf("stream %d: %v, first city %d", s, err, r[0])
 		}
-		l := solver.TourLength(in, r)
+		l := problem.TourLength(in, r)
 		if slices.Equal(r, nn) || (prev != nil && slices.Equal(r, prev)) {
 			t.Fatalf("stream %d: the same tour as the nearest-neighbour tour or the previous stream's", s)
 		}
@@ -252,7 +252,7 @@ func TestRandomizedNearestNeighborSecondAlways(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := solver.ValidateTour(r, in.N); err != nil || r[0] != 42 {
+	if err := problem.ValidateTour(r, in.N); err != nil || r[0] != 42 {
 		t.Fatalf("%v, first city %d", err, r[0])
 	}
 	visited := make([]bool, in.N)

@@ -5,15 +5,15 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/internal/parallel"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // candidateEdges lists every candidate edge of nb once, (a, b) with a < b,
 // in the order of a serial scan, on all cores: a pass marks and counts
 // each city's own edges, a second writes them.
-func candidateEdges(in *solver.Instance, nb *neighbor.Lists) []candEdge {
+func candidateEdges(in *problem.Instance, nb *neighbor.Lists) []candEdge {
 	n, k := in.N, nb.K
 	if k > 64 {
 		return candidateEdgesSerial(in, nb)
@@ -54,7 +54,7 @@ func candidateEdges(in *solver.Instance, nb *neighbor.Lists) []candEdge {
 }
 
 // candidateEdgesSerial is candidateEdges in one scan.
-func candidateEdgesSerial(in *solver.Instance, nb *neighbor.Lists) []candEdge {
+func candidateEdgesSerial(in *problem.Instance, nb *neighbor.Lists) []candEdge {
 	var edges []candEdge
 	for i := range in.N {
 		for _, j := range nb.Of(i) {

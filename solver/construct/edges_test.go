@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/testinst"
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // TestEdgesParallel: candidateEdges gives the serial scan's edges for
@@ -17,7 +17,7 @@ import (
 func TestEdgesParallel(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	rng := rand.New(rand.NewPCG(41, 42))
-	in := testinst.Grid(20_000, 150, solver.Euc2D, rng)
+	in := testinst.Grid(20_000, 150, problem.Euc2D, rng)
 	nb := neighbor.Nearest(in, 8)
 	want := candidateEdgesSerial(in, nb)
 	sorted := slices.Clone(want)

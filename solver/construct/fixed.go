@@ -1,16 +1,16 @@
 package construct
 
-import "github.com/tsplab/tsplab/solver"
+import "github.com/tsplab/tsplab/solver/problem"
 
 // KeepFixed returns t (a permutation) reordered to use every fixed edge of
 // in, which must form paths: meeting either end of a path brings the whole
 // path. Without fixed edges it returns t itself.
-func KeepFixed(in *solver.Instance, t []int) []int {
+func KeepFixed(in *problem.Instance, t []int) []int {
 	if len(in.FixedEdges) == 0 {
 		return t
 	}
 	n := in.N
-	adj := solver.FixedPartners(n, in.FixedEdges) // the fixed partners of c: adj[2c], adj[2c+1]
+	adj := problem.FixedPartners(n, in.FixedEdges) // the fixed partners of c: adj[2c], adj[2c+1]
 	visited := make([]bool, n)
 	out := make([]int, 0, n)
 	walk := func(c int) { // from c along fixed edges until a visited city

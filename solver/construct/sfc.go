@@ -4,8 +4,8 @@ import (
 	"math"
 	"slices"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // hilbertOrder is the resolution of the space-filling curve: coordinates
@@ -16,12 +16,12 @@ const hilbertOrder = 16
 // bounding box (Bartholdi & Platzman; x and y only, ties in file order);
 // instances without coordinates in the metric get the nearest-neighbour
 // tour from city 0.
-func SpaceFillingCurve(in *solver.Instance) []int {
+func SpaceFillingCurve(in *problem.Instance) []int {
 	n := in.N
 	if n <= 0 {
 		return []int{}
 	}
-	if in.Metric == solver.Explicit || len(in.X) != n || len(in.Y) != n {
+	if in.Metric == problem.Explicit || len(in.X) != n || len(in.Y) != n {
 		var nb *neighbor.Lists
 		if n > 2000 {
 			nb = neighbor.Nearest(in, 8)

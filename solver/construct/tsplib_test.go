@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/tsplibdir"
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/tour"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
@@ -72,22 +72,22 @@ func TestTSPLIBConstruction(t *testing.T) {
 			"sfc":      construct.SpaceFillingCurve(in),
 		}
 		for what, tr := range tours {
-			if err := solver.ValidateTour(tr, in.N); err != nil {
+			if err := problem.ValidateTour(tr, in.N); err != nil {
 				t.Fatalf("%s %s: %v", name, what, err)
 			}
 		}
 		if in.HasOptimum() {
-			g := solver.TourLength(in, tours["greedy"])
+			g := problem.TourLength(in, tours["greedy"])
 			// Greedy is within a few tens of percent on geometric
 			// instances; explicit ones such as brg180 (zero-length
 			// bridges) defeat it, so only the lower bound holds there.
-			if g < in.Optimum || (in.Metric != solver.Explicit && 2*g > 3*in.Optimum) {
+			if g < in.Optimum || (in.Metric != problem.Explicit && 2*g > 3*in.Optimum) {
 				t.Errorf("%s: greedy %d, optimum %d", name, g, in.Optimum)
 			}
 			a := tour.NewArray(tours["greedy"])
 			delta, _ := tour.TwoOpt(in, a, nb)
-			o := solver.TourLength(in, a.Tour)
-			if o != g+delta || o < in.Optimum || (in.Metric != solver.Explicit && 10*o > 13*in.Optimum) {
+			o := problem.TourLength(in, a.Tour)
+			if o != g+delta || o < in.Optimum || (in.Metric != problem.Explicit && 10*o > 13*in.Optimum) {
 				t.Errorf("%s: greedy %d, 2-opt delta %d, after %d, optimum %d", name, g, delta, o, in.Optimum)
 			}
 			t.Logf("%s %s n=%d: greedy %.1f%% above optimum, then 2-opt %.1f%%", name, in.Metric, in.N,

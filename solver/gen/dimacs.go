@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // The DIMACS TSP Challenge's generators draw from Knuth's subtractive
@@ -103,7 +103,7 @@ func (p *polar) normal() float64 {
 
 // portgen returns the challenge's uniform instance: n cities with integer
 // coordinates drawn uniformly in [0, maxCoord)².
-func portgen(n int, seed int64) (*solver.Instance, string) {
+func portgen(n int, seed int64) (*problem.Instance, string) {
 	r := newKnuthRand(seed)
 	const factor = prandMax / maxCoord
 	x, y := make([]float64, n), make([]float64, n)
@@ -111,7 +111,7 @@ func portgen(n int, seed int64) (*solver.Instance, string) {
 		x[i] = float64(r.next() / factor)
 		y[i] = float64(r.next() / factor)
 	}
-	in := solver.NewCoordInstance(dimacsName("portgen", n, seed), solver.Euc2D, x, y, nil)
+	in := problem.NewCoordInstance(dimacsName("portgen", n, seed), problem.Euc2D, x, y, nil)
 	return in, fmt.Sprintf("DIMACS TSP Challenge portgen N=%d, seed=%d", n, seed)
 }
 
@@ -119,7 +119,7 @@ func portgen(n int, seed int64) (*solver.Instance, string) {
 // uniform in [0, maxCoord)², each city around a centre drawn uniformly,
 // offset by normal deviates of standard deviation maxCoord/√n per axis
 // and truncated toward zero.
-func portcgen(n int, seed int64) (*solver.Instance, string) {
+func portcgen(n int, seed int64) (*problem.Instance, string) {
 	r := newKnuthRand(seed)
 	nbase := n / clusterFactor
 	scale := 1.0 / math.Sqrt(float64(n))
@@ -139,7 +139,7 @@ func portcgen(n int, seed int64) (*solver.Instance, string) {
 		x[i] = float64(cx[c] + dx)
 		y[i] = float64(cy[c] + dy)
 	}
-	in := solver.NewCoordInstance(dimacsName("portcgen", n, seed), solver.Euc2D, x, y, nil)
+	in := problem.NewCoordInstance(dimacsName("portcgen", n, seed), problem.Euc2D, x, y, nil)
 	return in, fmt.Sprintf("DIMACS TSP Challenge portcgen N=%d, seed=%d", n, seed)
 }
 
@@ -237,7 +237,7 @@ func ParseDIMACS(name string) (DIMACSInstance, bool) {
 
 // Generate returns the instance, named and commented with its generator
 // and seed, its optimum attached where it is proved.
-func (d DIMACSInstance) Generate() (*solver.Instance, error) {
+func (d DIMACSInstance) Generate() (*problem.Instance, error) {
 	in, err := Generate(d.Kind, d.N, uint64(d.Seed))
 	if err != nil {
 		return nil, err
@@ -290,7 +290,7 @@ func DIMACSBest() []DIMACSInstance {
 // dimacs generates the challenge's instance of kind and attaches its
 // proved optimum where the challenge has one; the COMMENT also states a
 // best known length.
-func dimacs(kind string, n int, seed uint64) (*solver.Instance, string, error) {
+func dimacs(kind string, n int, seed uint64) (*problem.Instance, string, error) {
 	if seed > math.MaxInt32 {
 		return nil, "", fmt.Errorf("gen: %s takes a seed of at most %d, got %d", kind, math.MaxInt32, seed)
 	}

@@ -11,11 +11,12 @@ import (
 	"github.com/tsplab/tsplab/solver/bound"
 	_ "github.com/tsplab/tsplab/solver/cpu"
 	"github.com/tsplab/tsplab/solver/gen"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // coordSum hashes the coordinates in order, so a single changed city
 // changes it.
-func coordSum(in *solver.Instance) uint64 {
+func coordSum(in *problem.Instance) uint64 {
 	h := fnv.New64a()
 	var b [16]byte
 	for i := range in.N {
@@ -90,7 +91,7 @@ func TestDIMACSOptima(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := solver.TourLength(in, res.Tour); got != res.Length || got != d.BestKnown {
+		if got := problem.TourLength(in, res.Tour); got != res.Length || got != d.BestKnown {
 			t.Errorf("%s: tour of %d (reported %d), optimum %d", name, got, res.Length, d.BestKnown)
 		}
 		t.Logf("%s: auto %d (%v)", name, res.Length, res.Elapsed)

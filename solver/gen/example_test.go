@@ -3,8 +3,8 @@ package gen_test
 import (
 	"fmt"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/gen"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 func ExampleGenerate() {
@@ -13,7 +13,7 @@ func ExampleGenerate() {
 		panic(err)
 	}
 	tour, _ := gen.OptimalTour("grid", 400)
-	fmt.Println(in.Name, in.N, in.Optimum, solver.TourLength(in, tour))
+	fmt.Println(in.Name, in.N, in.Optimum, problem.TourLength(in, tour))
 	// Output: grid-20x20 400 40000 40000
 }
 

@@ -10,7 +10,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // Kinds lists the supported instance kinds.
@@ -33,7 +33,7 @@ const MaxN = 10_000_000
 // TSP Challenge's portgen and portcgen) with n cities from seed; circle,
 // grid and the challenge's instances with a proved optimum carry their
 // Optimum, also in the COMMENT.
-func Generate(kind string, n int, seed uint64) (*solver.Instance, error) {
+func Generate(kind string, n int, seed uint64) (*problem.Instance, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("gen: n must be at least 1, got %d", n)
 	}
@@ -42,7 +42,7 @@ func Generate(kind string, n int, seed uint64) (*solver.Instance, error) {
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x7473706c6162)) // "tsplab"
 	var (
-		in   *solver.Instance
+		in   *problem.Instance
 		what string
 		err  error
 	)
@@ -65,7 +65,7 @@ func Generate(kind string, n int, seed uint64) (*solver.Instance, error) {
 	}
 	in.Comment = "TSP Lab gen: " + what
 	if t, err := OptimalTour(kind, n); err == nil {
-		in.Optimum = solver.TourLength(in, t)
+		in.Optimum = problem.TourLength(in, t)
 		in.OptimumSource = "gen: " + kind
 	}
 	if in.HasOptimum() {
@@ -76,7 +76,7 @@ func Generate(kind string, n int, seed uint64) (*solver.Instance, error) {
 
 // uniform draws n distinct points uniformly in a square and returns them
 // with a description for the COMMENT.
-func uniform(n int, seed uint64, rng *rand.Rand) (*solver.Instance, string) {
+func uniform(n int, seed uint64, rng *rand.Rand) (*problem.Instance, string) {
 	side := squareSide(n)
 	x, y := make([]float64, n), make([]float64, n)
 	pts := newPointSet(n)
@@ -89,13 +89,13 @@ func uniform(n int, seed uint64, rng *rand.Rand) (*solver.Instance, string) {
 			}
 		}
 	}
-	in := solver.NewCoordInstance(fmt.Sprintf("uniform-%d", n), solver.Euc2D, x, y, nil)
+	in := problem.NewCoordInstance(fmt.Sprintf("uniform-%d", n), problem.Euc2D, x, y, nil)
 	return in, fmt.Sprintf("%d points uniform in [0,%d]^2, seed %d", n, side, seed)
 }
 
 // clustered draws n points in Gaussian clusters of about 100 points in a
 // square and returns them with a description for the COMMENT.
-func clustered(n int, seed uint64, rng *rand.Rand) (*solver.Instance, string) {
+func clustered(n int, seed uint64, rng *rand.Rand) (*problem.Instance, string) {
 	side := squareSide(n)
 	k := max(1, (n+50)/100)
 	cx, cy := make([]float64, k), make([]float64, k)
@@ -123,13 +123,13 @@ func clustered(n int, seed uint64, rng *rand.Rand) (*solver.Instance, string) {
 			}
 		}
 	}
-	in := solver.NewCoordInstance(fmt.Sprintf("clustered-%d", n), solver.Euc2D, x, y, nil)
+	in := problem.NewCoordInstance(fmt.Sprintf("clustered-%d", n), problem.Euc2D, x, y, nil)
 	return in, fmt.Sprintf("%d points in %d Gaussian clusters (sigma %.0f) in [0,%d]^2, seed %d", n, k, sigma, side, seed)
 }
 
 // circle places n points on a circle in angular order and returns them
 // with a description for the COMMENT.
-func circle(n int) (*solver.Instance, string, error) {
+func circle(n int) (*problem.Instance, string, error) {
 	if n > MaxCircle {
 		return nil, "", fmt.Errorf("gen: circle supports n up to %d (its radius grows as n²), got %d", MaxCircle, n)
 	}
@@ -140,13 +140,13 @@ func circle(n int) (*solver.Instance, string, error) {
 		x[i] = math.Round(r + r*math.Cos(a))
 		y[i] = math.Round(r + r*math.Sin(a))
 	}
-	in := solver.NewCoordInstance(fmt.Sprintf("circle-%d", n), solver.Euc2D, x, y, nil)
+	in := problem.NewCoordInstance(fmt.Sprintf("circle-%d", n), problem.Euc2D, x, y, nil)
 	return in, fmt.Sprintf("%d points on a circle of radius %.0f in angular order", n, r), nil
 }
 
 // grid places n points on a rows × cols grid (see GridShape) and returns
 // them with a description for the COMMENT.
-func grid(n int) (*solver.Instance, string, error) {
+func grid(n int) (*problem.Instance, string, error) {
 	rows, cols, err := GridShape(n)
 	if err != nil {
 		return nil, "", err
@@ -157,7 +157,7 @@ func grid(n int) (*solver.Instance, string, error) {
 			x[r*cols+c], y[r*cols+c] = float64(c*GridSpacing), float64(r*GridSpacing)
 		}
 	}
-	in := solver.NewCoordInstance(fmt.Sprintf("grid-%dx%d", rows, cols), solver.Euc2D, x, y, nil)
+	in := problem.NewCoordInstance(fmt.Sprintf("grid-%dx%d", rows, cols), problem.Euc2D, x, y, nil)
 	return in, fmt.Sprintf("%d×%d grid, spacing %d", rows, cols, GridSpacing), nil
 }
 
@@ -170,7 +170,7 @@ func OptimalTour(kind string, n int) ([]int, error) {
 		if n < 1 || n > MaxCircle {
 			return nil, fmt.Errorf("gen: circle supports n from 1 to %d, got %d", MaxCircle, n)
 		}
-		return solver.IdentityTour(n), nil
+		return problem.IdentityTour(n), nil
 	case "grid":
 		rows, cols, err := GridShape(n)
 		if err != nil {

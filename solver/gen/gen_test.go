@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 func TestGenerateKinds(t *testing.T) {
@@ -16,7 +16,7 @@ func TestGenerateKinds(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %d: %v", kind, n, err)
 			}
-			if in.N != n || len(in.X) != n || len(in.Y) != n || in.Metric != solver.Euc2D {
+			if in.N != n || len(in.X) != n || len(in.Y) != n || in.Metric != problem.Euc2D {
 				t.Fatalf("%s %d: got N=%d len(X)=%d metric %v", kind, n, in.N, len(in.X), in.Metric)
 			}
 			side := float64(squareSide(n))
@@ -113,10 +113,10 @@ func TestGridOptimum(t *testing.T) {
 			t.Fatal(err)
 		}
 		tour, _ := OptimalTour("grid", n)
-		if err := solver.ValidateTour(tour, n); err != nil {
+		if err := problem.ValidateTour(tour, n); err != nil {
 			t.Fatalf("grid %d: %v", n, err)
 		}
-		if got := solver.TourLength(in, tour); got != int64(n*GridSpacing) || in.Optimum != got {
+		if got := problem.TourLength(in, tour); got != int64(n*GridSpacing) || in.Optimum != got {
 			t.Fatalf("grid %d: tour length %d, Optimum %d, want %d", n, got, in.Optimum, n*GridSpacing)
 		}
 		if n <= 400 {
@@ -145,7 +145,7 @@ func TestCircleOptimumCertificate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := solver.TourLength(in, solver.IdentityTour(n)); got != in.Optimum {
+		if got := problem.TourLength(in, problem.IdentityTour(n)); got != in.Optimum {
 			t.Fatalf("circle %d: angular tour %d, Optimum %d", n, got, in.Optimum)
 		}
 		minAll, minFar := int64(math.MaxInt64), int64(math.MaxInt64)
@@ -181,13 +181,13 @@ func TestSmallOptimaExhaustive(t *testing.T) {
 	}
 }
 
-func bruteForce(in *solver.Instance) int64 {
-	perm := solver.IdentityTour(in.N)
+func bruteForce(in *problem.Instance) int64 {
+	perm := problem.IdentityTour(in.N)
 	best := int64(math.MaxInt64)
 	var rec func(k int)
 	rec = func(k int) { // city 0 fixed first
 		if k == len(perm) {
-			best = min(best, solver.TourLength(in, perm))
+			best = min(best, problem.TourLength(in, perm))
 			return
 		}
 		for i := k; i < len(perm); i++ {

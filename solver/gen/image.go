@@ -14,7 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // ImageExtensions are the picture file extensions FromImageFile reads, in
@@ -38,7 +38,7 @@ const (
 // FromImageFile reads a PNG or JPEG picture and returns FromImage of it,
 // named after the file. A picture over MaxImagePixels is refused before it
 // is decoded.
-func FromImageFile(path string, n int, seed uint64) (*solver.Instance, error) {
+func FromImageFile(path string, n int, seed uint64) (*problem.Instance, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -75,7 +75,7 @@ func FromImageFile(path string, n int, seed uint64) (*solver.Instance, error) {
 // without clumps. The result is EUC_2D with integer coordinates, the
 // longer side of the picture ImageSide units, y up; the same seed gives
 // the same cities.
-func FromImage(img image.Image, n int, seed uint64) (*solver.Instance, error) {
+func FromImage(img image.Image, n int, seed uint64) (*problem.Instance, error) {
 	if n < 1 || n > MaxN {
 		return nil, fmt.Errorf("gen: n must be within 1..%d, got %d", MaxN, n)
 	}
@@ -100,7 +100,7 @@ func FromImage(img image.Image, n int, seed uint64) (*solver.Instance, error) {
 		x[i] = math.Round(px[i] * scale)
 		y[i] = math.Round((float64(h) - py[i]) * scale)
 	}
-	in := solver.NewCoordInstance(fmt.Sprintf("image-%d", n), solver.Euc2D, x, y, nil)
+	in := problem.NewCoordInstance(fmt.Sprintf("image-%d", n), problem.Euc2D, x, y, nil)
 	in.Comment = fmt.Sprintf("TSP Lab gen: stippled %d×%d picture, %d points, seed %d", w, h, n, seed)
 	return in, nil
 }

@@ -9,7 +9,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // ErrNotLatLon is the error of a GeoJSON or GPX tour asked of an instance
@@ -18,8 +18,8 @@ var ErrNotLatLon = errors.New("GeoJSON and GPX hold latitudes and longitudes: th
 
 // IsLatLon reports whether in's cities are at latitudes and longitudes
 // (a lat,lon point list): what GeoJSON and GPX hold.
-func IsLatLon(in *solver.Instance) bool {
-	return in.Metric == solver.GreatCircle && len(in.X) == in.N && len(in.Y) == in.N
+func IsLatLon(in *problem.Instance) bool {
+	return in.Metric == problem.GreatCircle && len(in.X) == in.N && len(in.Y) == in.N
 }
 
 // WriteTourGeoJSON writes tour as a GeoJSON FeatureCollection (RFC 7946)
@@ -29,11 +29,11 @@ func IsLatLon(in *solver.Instance) bool {
 // open path, whose pathNote (tsplib.PathNote; "" for a tour) is its
 // "description", is not closed and has the property "path": true. The
 // instance must be a lat,lon point list (IsLatLon).
-func WriteTourGeoJSON(w io.Writer, in *solver.Instance, tour []int, length float64, pathNote string) error {
+func WriteTourGeoJSON(w io.Writer, in *problem.Instance, tour []int, length float64, pathNote string) error {
 	if !IsLatLon(in) {
 		return ErrNotLatLon
 	}
-	if err := solver.ValidateTour(tour, in.N); err != nil {
+	if err := problem.ValidateTour(tour, in.N); err != nil {
 		return fmt.Errorf("GeoJSON %s: %w", in.Name, err)
 	}
 	coords := make([][2]float64, 0, len(tour)+1)
@@ -68,11 +68,11 @@ func WriteTourGeoJSON(w io.Writer, in *solver.Instance, tour []int, length float
 // is not closed and says so in the route's description, pathNote
 // (tsplib.PathNote; "" for a tour). The instance must be a lat,lon point
 // list (IsLatLon).
-func WriteTourGPX(w io.Writer, in *solver.Instance, tour []int, pathNote string) error {
+func WriteTourGPX(w io.Writer, in *problem.Instance, tour []int, pathNote string) error {
 	if !IsLatLon(in) {
 		return ErrNotLatLon
 	}
-	if err := solver.ValidateTour(tour, in.N); err != nil {
+	if err := problem.ValidateTour(tour, in.N); err != nil {
 		return fmt.Errorf("GPX %s: %w", in.Name, err)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -151,7 +151,7 @@ func (m *matrixReader) errf(line int, format string, args ...any) error {
 // by 10^ScaleExp so that the largest keeps at least six significant
 // digits. filename names r in errors ("FILE:LINE: problem") and gives
 // the instance its name.
-func ParseMatrixCSV(r io.Reader, filename string) (*solver.Instance, error) {
+func ParseMatrixCSV(r io.Reader, filename string) (*problem.Instance, error) {
 	m := &matrixReader{lr: &lineReader{br: bufio.NewReader(tsplib.LineEnds(r)), file: filename}, file: filename, integral: true}
 	if err := m.readAll(); err != nil {
 		return nil, err
@@ -259,7 +259,7 @@ func (m *matrixReader) checkNames() error {
 }
 
 // build scales the costs, checks symmetry and makes the instance.
-func (m *matrixReader) build() (*solver.Instance, error) {
+func (m *matrixReader) build() (*problem.Instance, error) {
 	n := m.n
 	k := 0
 	if !m.integral && m.max > 0 {
@@ -279,7 +279,7 @@ func (m *matrixReader) build() (*solver.Instance, error) {
 		}
 	}
 	name := BaseName(m.file)
-	in := &solver.Instance{Name: name, N: n, Metric: solver.Explicit, Matrix: w, ScaleExp: k}
+	in := &problem.Instance{Name: name, N: n, Metric: problem.Explicit, Matrix: w, ScaleExp: k}
 	if m.names != nil {
 		in.CityNames = m.names
 		in.Comment = "cities: " + strings.Join(m.names[:min(len(m.names), maxCommentNames)], ", ")
@@ -298,7 +298,7 @@ func fmtCost(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // the count of rows is the dimension.
 func matrixHeader(r io.Reader, filename string) (tsplib.Header, error) {
 	lr := &lineReader{br: bufio.NewReader(tsplib.LineEnds(r)), file: filename}
-	h := tsplib.Header{Name: BaseName(filename), Type: "TSP", Metric: solver.Explicit.String(), Format: "FULL_MATRIX", Section: MatrixSection}
+	h := tsplib.Header{Name: BaseName(filename), Type: "TSP", Metric: problem.Explicit.String(), Format: "FULL_MATRIX", Section: MatrixSection}
 	first := true
 	for {
 		b, err := lr.next()

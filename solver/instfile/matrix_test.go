@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -33,7 +33,7 @@ func TestParseMatrixCSVGood(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if in.N != c.n || in.Metric != solver.Explicit || in.ScaleExp != c.scale || !slices.Equal(in.Matrix, c.matrix) {
+			if in.N != c.n || in.Metric != problem.Explicit || in.ScaleExp != c.scale || !slices.Equal(in.Matrix, c.matrix) {
 				t.Fatalf("n %d metric %v scale %d matrix %v, want %d EXPLICIT %d %v", in.N, in.Metric, in.ScaleExp, in.Matrix, c.n, c.scale, c.matrix)
 			}
 			if in.Name != "roads" {
@@ -110,7 +110,7 @@ func TestReadTellsMatrices(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if (in.Metric == solver.Explicit) != c.explicit || in.N != c.n {
+			if (in.Metric == problem.Explicit) != c.explicit || in.N != c.n {
 				t.Fatalf("metric %v n %d, want explicit %v n %d", in.Metric, in.N, c.explicit, c.n)
 			}
 			h, err := ReadHeader(p)

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -104,8 +104,8 @@ type pointReader struct {
 	ids       []int64
 	labels    []string // every id as written, once one is not an integer
 	xy        [2][]float64
-	text      solver.CoordText // the coordinates as written
-	idLine    []int32          // line of each point, kept only when there are ids
+	text      problem.CoordText // the coordinates as written
+	idLine    []int32           // line of each point, kept only when there are ids
 }
 
 // errf returns the *Error "FILE:LINE: problem".
@@ -148,7 +148,7 @@ func (p *pointReader) nextLine() ([]byte, error) {
 // 10^ScaleExp, or GreatCircle over longitude (X) and latitude (Y); its
 // Points keep the ids and coordinates as written. filename names r in
 // errors ("FILE:LINE: problem") and gives the instance its name.
-func ParsePoints(r io.Reader, filename string) (*solver.Instance, error) {
+func ParsePoints(r io.Reader, filename string) (*problem.Instance, error) {
 	p := &pointReader{br: bufio.NewReaderSize(tsplib.LineEnds(r), MaxPointLine), file: filename}
 	if err := p.readAll(); err != nil {
 		return nil, err
@@ -327,20 +327,20 @@ func checkDuplicates[T cmp.Ordered](p *pointReader, ids []T, show func(T) string
 }
 
 // build makes the instance: the scale, the metric, the names.
-func (p *pointReader) build() (*solver.Instance, error) {
+func (p *pointReader) build() (*problem.Instance, error) {
 	if err := p.checkIDs(); err != nil {
 		return nil, err
 	}
 	p.idLine = nil
 	name := BaseName(p.file)
-	pl := &solver.PointList{IDs: p.ids, Labels: p.labels, Cols: p.xy, Names: p.cols.names, Text: p.text}
-	in := &solver.Instance{Name: name, N: len(p.xy[0]), Points: pl}
+	pl := &problem.PointList{IDs: p.ids, Labels: p.labels, Cols: p.xy, Names: p.cols.names, Text: p.text}
+	in := &problem.Instance{Name: name, N: len(p.xy[0]), Points: pl}
 	if p.cols.latLon {
-		in.Metric = solver.GreatCircle
+		in.Metric = problem.GreatCircle
 		in.X, in.Y = p.xy[1-p.cols.latCol], p.xy[p.cols.latCol]
 		in.ScaleExp = scaleExp(sphereExtent(in.X, in.Y))
 	} else {
-		in.Metric = solver.Euc2D
+		in.Metric = problem.Euc2D
 		x0, x1 := span(p.xy[0])
 		y0, y1 := span(p.xy[1])
 		in.ScaleExp = scaleExp(math.Max(x1-x0, y1-y0))
@@ -371,7 +371,7 @@ func sphereExtent(lon, lat []float64) float64 {
 		widest = math.Cos(math.Min(math.Abs(a0), math.Abs(a1)) * math.Pi / 180)
 	}
 	deg := math.Min(math.Max((o1-o0)*widest, a1-a0), 180)
-	return solver.EarthRadius * deg * math.Pi / 180
+	return problem.EarthRadius * deg * math.Pi / 180
 }
 
 // scaleExp returns the power of ten that brings extent into

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/testinst"
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -21,27 +21,27 @@ import (
 const square4 = "NAME: sq\nTYPE: TSP\nDIMENSION: 4\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 10 0\n3 10 10\n4 0 10\nEOF\n"
 
 // identityLength returns the length of the identity tour of in.
-func identityLength(in *solver.Instance) int64 {
-	return solver.TourLength(in, solver.IdentityTour(in.N))
+func identityLength(in *problem.Instance) int64 {
+	return problem.TourLength(in, problem.IdentityTour(in.N))
 }
 
 func TestParsePointsGood(t *testing.T) {
 	cases := []struct {
 		name, data string
 		n          int
-		metric     solver.Metric
+		metric     problem.Metric
 		length     string // the identity tour's length, as FormatLength shows it
 	}{
-		{"unit square csv", "x,y\n0,0\n1,0\n1,1\n0,1\n", 4, solver.Euc2D, "4"},
-		{"unit square spaces", "0 0\n1 0\n\n1   1\n0 1\n", 4, solver.Euc2D, "4"},
-		{"tabs with ids", "id\tx\ty\n7\t0\t0\n8\t3\t0\n9\t3\t4\n", 3, solver.Euc2D, "12"},
-		{"ids without header", "1 0 0\n2 0 2.5\n", 2, solver.Euc2D, "5"},
-		{"comma and blanks, CRLF, BOM", "\xEF\xBB\xBFX, Y\r\n0, 0\r\n0.001, 0\r\n", 2, solver.Euc2D, "0.002"},
-		{"comments", "# drill holes\nx y\n0 0\n# middle\n1e6 0\n", 2, solver.Euc2D, "2000000"},
-		{"large offset", "500000.25 4000000.5\n500000.75 4000000.5\n", 2, solver.Euc2D, "1"},
-		{"one point", "3 4\n", 1, solver.Euc2D, "0"},
-		{"duplicate points", "1 1\n1 1\n1 1\n", 3, solver.Euc2D, "0"},
-		{"quoted header", "\"lat\",\"lon\"\n0,0\n0,1\n", 2, solver.GreatCircle, ""},
+		{"unit square csv", "x,y\n0,0\n1,0\n1,1\n0,1\n", 4, problem.Euc2D, "4"},
+		{"unit square spaces", "0 0\n1 0\n\n1   1\n0 1\n", 4, problem.Euc2D, "4"},
+		{"tabs with ids", "id\tx\ty\n7\t0\t0\n8\t3\t0\n9\t3\t4\n", 3, problem.Euc2D, "12"},
+		{"ids without header", "1 0 0\n2 0 2.5\n", 2, problem.Euc2D, "5"},
+		{"comma and blanks, CRLF, BOM", "\xEF\xBB\xBFX, Y\r\n0, 0\r\n0.001, 0\r\n", 2, problem.Euc2D, "0.002"},
+		{"comments", "# drill holes\nx y\n0 0\n# middle\n1e6 0\n", 2, problem.Euc2D, "2000000"},
+		{"large offset", "500000.25 4000000.5\n500000.75 4000000.5\n", 2, problem.Euc2D, "1"},
+		{"one point", "3 4\n", 1, problem.Euc2D, "0"},
+		{"duplicate points", "1 1\n1 1\n1 1\n", 3, problem.Euc2D, "0"},
+		{"quoted header", "\"lat\",\"lon\"\n0,0\n0,1\n", 2, problem.GreatCircle, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -68,7 +68,7 @@ func TestParsePointsGreatCircle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := solver.EarthRadius * math.Pi / 180
+	want := problem.EarthRadius * math.Pi / 180
 	got := in.LengthValue(in.Dist(0, 1))
 	if math.Abs(got-want) > 1e-6*want {
 		t.Fatalf("1° of latitude: %v m, want %v m", got, want)
@@ -300,7 +300,7 @@ func FuzzParsePoints(f *testing.F) {
 			return
 		}
 		var b bytes.Buffer
-		if err := WriteTourCSV(&b, in, solver.IdentityTour(in.N)); err != nil {
+		if err := WriteTourCSV(&b, in, problem.IdentityTour(in.N)); err != nil {
 			t.Fatal(err)
 		}
 		back, err := ParsePoints(&b, "back.csv")
@@ -360,7 +360,7 @@ func TestReadTourFor(t *testing.T) {
 	}
 	writeGz := func(name, data string) string { return write(name, string(testinst.Gzip(t, data))) }
 	cases := []struct {
-		in   *solver.Instance
+		in   *problem.Instance
 		path string
 		want string // the tour, or the error's start
 	}{
@@ -395,7 +395,7 @@ func TestNamedPoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if in.N != 4 || in.Metric != solver.GreatCircle || in.Points.IDs != nil {
+	if in.N != 4 || in.Metric != problem.GreatCircle || in.Points.IDs != nil {
 		t.Fatalf("%d cities, %s, ids %v", in.N, in.Metric, in.Points.IDs)
 	}
 	if got := []string{in.Points.Label(0), in.Points.Label(1), in.Points.Label(2), in.Points.Label(3)}; fmt.Sprint(got) != "[Paris Berlin 7 Madrid]" {
@@ -423,7 +423,7 @@ func TestNamedPoints(t *testing.T) {
 		t.Fatalf("unknown name: %v", err)
 	}
 	xy, err := ParsePoints(strings.NewReader("name,x,y\nA1,0,0\nB2,3,4\n"), "xy.csv")
-	if err != nil || xy.Points.Label(1) != "B2" || xy.Metric != solver.Euc2D {
+	if err != nil || xy.Points.Label(1) != "B2" || xy.Metric != problem.Euc2D {
 		t.Fatalf("name,x,y: %v", err)
 	}
 }
@@ -452,7 +452,7 @@ func TestGreatCirclePrecision(t *testing.T) {
 func haversine(lat1, lon1, lat2, lon2 float64) float64 {
 	r := math.Pi / 180
 	a := math.Pow(math.Sin((lat2-lat1)*r/2), 2) + math.Cos(lat1*r)*math.Cos(lat2*r)*math.Pow(math.Sin((lon2-lon1)*r/2), 2)
-	return 2 * solver.EarthRadius * math.Atan2(math.Sqrt(a), math.Sqrt(1-a))
+	return 2 * problem.EarthRadius * math.Atan2(math.Sqrt(a), math.Sqrt(1-a))
 }
 
 // TestReadHeaderRefusesWhatReadRefuses: a file whose first point Read

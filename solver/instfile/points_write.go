@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // WriteTourCSV writes tour as a point list in tour order, one point a
@@ -15,8 +15,8 @@ import (
 // written (the text of each, a decimal comma made a point), TSPLIB's node
 // ids (1..N) and coordinates otherwise. Reading the
 // file back gives the cities in tour order.
-func WriteTourCSV(w io.Writer, in *solver.Instance, tour []int) error {
-	if err := solver.ValidateTour(tour, in.N); err != nil {
+func WriteTourCSV(w io.Writer, in *problem.Instance, tour []int) error {
+	if err := problem.ValidateTour(tour, in.N); err != nil {
 		return fmt.Errorf("tsplib: WriteTourCSV %s: %w", in.Name, err)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -47,8 +47,8 @@ func WriteTourCSV(w io.Writer, in *solver.Instance, tour []int) error {
 // WriteTourIDs writes tour as the cities' ids, one a line, as the file
 // names them (CityLabel: a point list's ids or names, a cost matrix's
 // header names, TSPLIB's 1..N); ReadStartTour reads it back.
-func WriteTourIDs(w io.Writer, in *solver.Instance, tour []int) error {
-	if err := solver.ValidateTour(tour, in.N); err != nil {
+func WriteTourIDs(w io.Writer, in *problem.Instance, tour []int) error {
+	if err := problem.ValidateTour(tour, in.N); err != nil {
 		return fmt.Errorf("tsplib: WriteTourIDs %s: %w", in.Name, err)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -61,7 +61,7 @@ func WriteTourIDs(w io.Writer, in *solver.Instance, tour []int) error {
 
 // tourColumns returns the coordinate columns WriteTourCSV writes and the
 // header naming the id and them.
-func tourColumns(in *solver.Instance) ([][]float64, []string) {
+func tourColumns(in *problem.Instance) ([][]float64, []string) {
 	if p := in.Points; p != nil {
 		names := p.Names
 		switch {
@@ -86,7 +86,7 @@ func tourColumns(in *solver.Instance) ([][]float64, []string) {
 // ReadTourFor reads a tour of in from the file at path, in every format
 // TSP Lab writes (see ReadStartTour): eval and render read what solve
 // wrote, and what a user lists.
-func ReadTourFor(path string, in *solver.Instance) ([]int, error) {
+func ReadTourFor(path string, in *problem.Instance) ([]int, error) {
 	return ReadStartTour(path, in)
 }
 

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -22,13 +22,13 @@ const PointsSection = "POINTS"
 // (see ParsePoints), told apart by the first lines that are not blank (a
 // matrix by isMatrixCSV), and by the extension when those say neither.
 // Gzip data is read decompressed (see tsplib.Open), its name without .gz.
-func Read(path string) (*solver.Instance, error) {
+func Read(path string) (*problem.Instance, error) {
 	f, br, points, err := openSniffed(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var in *solver.Instance
+	var in *problem.Instance
 	switch {
 	case sniffMatrix(br):
 		in, err = ParseMatrixCSV(br, path)
@@ -120,7 +120,7 @@ func notAnInstance(path string, head []byte) error {
 // Load reads the instance at path (see Read) and attaches its known
 // optimum (see tsplib.SetOptimum), searching optimaDirs and then the
 // directory named by $TSPLIB_OPTIMA.
-func Load(path string, optimaDirs ...string) (*solver.Instance, error) {
+func Load(path string, optimaDirs ...string) (*problem.Instance, error) {
 	in, err := Read(path)
 	if err != nil {
 		return nil, err
@@ -170,7 +170,7 @@ func ReadHeader(path string) (tsplib.Header, error) {
 // refused from its header, as Read refuses it.
 func pointsHeader(r io.Reader, filename string) (tsplib.Header, error) {
 	p := &pointReader{br: bufio.NewReaderSize(tsplib.LineEnds(r), MaxPointLine), file: filename}
-	h := tsplib.Header{Name: BaseName(filename), Type: "TSP", Metric: solver.Euc2D.String(), Section: PointsSection}
+	h := tsplib.Header{Name: BaseName(filename), Type: "TSP", Metric: problem.Euc2D.String(), Section: PointsSection}
 	for {
 		b, err := p.nextLine()
 		if err != nil {
@@ -184,7 +184,7 @@ func pointsHeader(r io.Reader, filename string) (tsplib.Header, error) {
 				return tsplib.Header{}, err
 			}
 			if p.cols.latLon {
-				h.Metric = solver.GreatCircle.String()
+				h.Metric = problem.GreatCircle.String()
 			}
 			continue
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -42,7 +42,7 @@ func TestCSVShapes(t *testing.T) {
 			if got := "[" + strings.Join(labels, "|") + "]"; got != c.labels {
 				t.Errorf("cities %s, want %s", got, c.labels)
 			}
-			if (in.Metric == solver.GreatCircle) != c.latlon || in.Points.Cols[0][1] != c.x1 {
+			if (in.Metric == problem.GreatCircle) != c.latlon || in.Points.Cols[0][1] != c.x1 {
 				t.Errorf("metric %v, second city's first coordinate %v; want lat,lon %v and %v", in.Metric, in.Points.Cols[0][1], c.latlon, c.x1)
 			}
 		})
@@ -148,7 +148,7 @@ func FuzzParseStartTour(f *testing.F) {
 			}
 			return
 		}
-		if err := solver.ValidateTour(tour, in.N); err != nil {
+		if err := problem.ValidateTour(tour, in.N); err != nil {
 			t.Fatalf("tour %v: %v", tour, err)
 		}
 	})

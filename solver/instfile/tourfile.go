@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -22,7 +22,7 @@ var idColumns = []string{"id", "city", "node", "name"}
 // start from: a TSPLIB TOUR file, or a text or CSV of city ids in tour
 // order (see ParseStartTour), gzip-compressed or not. Problems are
 // one-line *Errors naming the file and the line.
-func ReadStartTour(path string, in *solver.Instance) ([]int, error) {
+func ReadStartTour(path string, in *problem.Instance) ([]int, error) {
 	t, _, err := ReadRoute(path, in)
 	return t, err
 }
@@ -32,7 +32,7 @@ func ReadStartTour(path string, in *solver.Instance) ([]int, error) {
 // comment (tsplib.PathNote) in a TSPLIB, text or CSV tour, a GeoJSON
 // LineString's "path" property, a GPX route's description, a run
 // report's route.
-func ReadRoute(path string, in *solver.Instance) (tour []int, isPath bool, err error) {
+func ReadRoute(path string, in *problem.Instance) (tour []int, isPath bool, err error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, false, errorf(path, 0, "is a folder, not a tour file")
 	}
@@ -59,14 +59,14 @@ func ReadRoute(path string, in *solver.Instance) (tour []int, isPath bool, err e
 // column, names included), else TSPLIB's 1..N. The tour must name each
 // city once and keep the instance's fixed edges; filename names r in
 // errors.
-func ParseStartTour(r io.Reader, filename string, in *solver.Instance) ([]int, error) {
+func ParseStartTour(r io.Reader, filename string, in *problem.Instance) ([]int, error) {
 	t, _, err := ParseRoute(r, filename, in)
 	return t, err
 }
 
 // ParseRoute is ParseStartTour that also reports whether the file says
 // its cities are an open path (see ReadRoute).
-func ParseRoute(r io.Reader, filename string, in *solver.Instance) (tour []int, isPath bool, err error) {
+func ParseRoute(r io.Reader, filename string, in *problem.Instance) (tour []int, isPath bool, err error) {
 	br := bufio.NewReaderSize(tsplib.LineEnds(r), readerSniffSize)
 	head, _ := br.Peek(readerSniffSize)
 	var t []int
@@ -109,7 +109,7 @@ func isTSPLIBTour(head []byte) bool {
 // idTour reads a text of city ids: the state of parseIDTour.
 type idTour struct {
 	file  string
-	in    *solver.Instance
+	in    *problem.Instance
 	city  map[int64]int  // id -> city, nil when ids are 1..N
 	named map[string]int // name -> city, when the point list gave names
 	col   int            // the id column under a header, -1 without one
@@ -123,7 +123,7 @@ type idTour struct {
 }
 
 // parseIDTour reads a text or CSV of city ids (see ParseStartTour).
-func parseIDTour(br *bufio.Reader, filename string, in *solver.Instance) ([]int, bool, error) {
+func parseIDTour(br *bufio.Reader, filename string, in *problem.Instance) ([]int, bool, error) {
 	lr := &lineReader{br: br, file: filename}
 	s := &idTour{file: filename, in: in, col: -1, first: make([]int32, in.N)}
 	s.named = cityNames(in)
@@ -267,7 +267,7 @@ func (s *idTour) put(c int, what string, line int) error {
 // cityNames maps the names of in's cities to the cities when its file
 // named them (a point list's ids that are not all integers, a cost
 // matrix's header), nil otherwise.
-func cityNames(in *solver.Instance) map[string]int {
+func cityNames(in *problem.Instance) map[string]int {
 	if !in.Named() {
 		return nil
 	}

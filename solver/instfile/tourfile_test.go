@@ -11,14 +11,14 @@ import (
 
 	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // fiveCities is a TSPLIB instance of five cities with ids 1..5.
 const fiveCities = "NAME: five\nTYPE: TSP\nDIMENSION: 5\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 10 0\n3 10 10\n4 0 10\n5 5 5\nEOF\n"
 
-func parseFive(t *testing.T, data string) *solver.Instance {
+func parseFive(t *testing.T, data string) *problem.Instance {
 	t.Helper()
 	in, err := tsplib.Parse(strings.NewReader(data), "five.tsp")
 	if err != nil {
@@ -35,7 +35,7 @@ func TestParseStartTourGood(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		in   *solver.Instance
+		in   *problem.Instance
 		data string
 		want []int
 	}{
@@ -66,7 +66,7 @@ func TestParseStartTourBad(t *testing.T) {
 	fixed := parseFive(t, strings.Replace(fiveCities, "EOF\n", "FIXED_EDGES_SECTION\n1 2\n-1\nEOF\n", 1))
 	cases := []struct {
 		name string
-		in   *solver.Instance
+		in   *problem.Instance
 		data string
 		want string // the whole message
 	}{
@@ -112,7 +112,7 @@ func TestReadStartTourOptimal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l := solver.TourLength(in, tour); !in.HasOptimum() || l != in.Optimum {
+		if l := problem.TourLength(in, tour); !in.HasOptimum() || l != in.Optimum {
 			t.Errorf("%s: optimal tour of length %d, optimum %d", name, l, in.Optimum)
 		}
 	}

@@ -9,7 +9,8 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/account"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -34,7 +35,7 @@ func structured(head []byte) byte {
 // Whether the tour is an open path comes from the report's route
 // (account.route), the LineString's "path" property or the GPX route's
 // description (tsplib.PathNote).
-func parseStructuredTour(r io.Reader, filename string, in *solver.Instance, kind byte) ([]int, bool, error) {
+func parseStructuredTour(r io.Reader, filename string, in *problem.Instance, kind byte) ([]int, bool, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxTourJSON+1))
 	if err != nil {
 		return nil, false, errorf(filename, 0, "%v", bareError(err))
@@ -93,7 +94,7 @@ type tourJSON struct {
 	Properties *geoProps    `json:"properties"`
 	// Account is a run report's: its route says the tour is a path.
 	Account struct {
-		Route *solver.RouteAccount `json:"route"`
+		Route *account.RouteAccount `json:"route"`
 	} `json:"account"`
 }
 
@@ -117,7 +118,7 @@ type geoProps struct {
 }
 
 // reportTour is the tour of a run report: 1-based city numbers.
-func reportTour(tour []int64, filename string, in *solver.Instance) ([]int, error) {
+func reportTour(tour []int64, filename string, in *problem.Instance) ([]int, error) {
 	cities := make([]int, len(tour))
 	for k, v := range tour {
 		if v < 1 || v > int64(in.N) {
@@ -130,13 +131,13 @@ func reportTour(tour []int64, filename string, in *solver.Instance) ([]int, erro
 
 // geoTour is the tour of a GeoJSON LineString: its ids when every one
 // names a city, else its coordinates [lon, lat].
-func geoTour(f geoFeature, filename string, in *solver.Instance) ([]int, bool, error) {
+func geoTour(f geoFeature, filename string, in *problem.Instance) ([]int, bool, error) {
 	t, err := geoCities(f, filename, in)
 	return t, f.Properties != nil && f.Properties.Path, err
 }
 
 // geoCities are the cities of a GeoJSON LineString (see geoTour).
-func geoCities(f geoFeature, filename string, in *solver.Instance) ([]int, error) {
+func geoCities(f geoFeature, filename string, in *problem.Instance) ([]int, error) {
 	if f.Properties != nil && len(f.Properties.IDs) > 0 {
 		labels := make([]string, len(f.Properties.IDs))
 		for i, raw := range f.Properties.IDs {
@@ -176,14 +177,14 @@ type gpxPoint struct {
 // parseGPXTour reads the first route (else track) of a GPX file: its
 // points' names when each names a city, else their coordinates; a route
 // whose description is a tsplib.PathNote is an open path.
-func parseGPXTour(data []byte, filename string, in *solver.Instance) ([]int, bool, error) {
+func parseGPXTour(data []byte, filename string, in *problem.Instance) ([]int, bool, error) {
 	t, desc, err := gpxCities(data, filename, in)
 	return t, tsplib.IsPathNote(desc), err
 }
 
 // gpxCities are the cities of a GPX file's first route (else track), and
 // the route's description.
-func gpxCities(data []byte, filename string, in *solver.Instance) ([]int, string, error) {
+func gpxCities(data []byte, filename string, in *problem.Instance) ([]int, string, error) {
 	var doc gpxDoc
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		line := 0
@@ -226,7 +227,7 @@ func gpxCities(data []byte, filename string, in *solver.Instance) ([]int, string
 // labelledTour maps labels, the cities as in's file names them
 // (Instance.CityLabel), to cities; a closing label that repeats the first
 // is dropped.
-func labelledTour(labels []string, filename string, in *solver.Instance) ([]int, error) {
+func labelledTour(labels []string, filename string, in *problem.Instance) ([]int, error) {
 	if len(labels) == in.N+1 && labels[0] == labels[in.N] {
 		labels = labels[:in.N]
 	}
@@ -248,7 +249,7 @@ func labelledTour(labels []string, filename string, in *solver.Instance) ([]int,
 // coordTour maps points (lon, lat or x, y as the instance's file wrote
 // them) to the cities there, a city each; a closing point that repeats
 // the first is dropped.
-func coordTour(keys [][2]float64, filename string, in *solver.Instance) ([]int, error) {
+func coordTour(keys [][2]float64, filename string, in *problem.Instance) ([]int, error) {
 	if len(keys) == in.N+1 && keys[0] == keys[in.N] {
 		keys = keys[:in.N]
 	}
@@ -269,9 +270,9 @@ func coordTour(keys [][2]float64, filename string, in *solver.Instance) ([]int, 
 
 // citiesAt maps each point of in, as its file wrote it (x, y; lon, lat
 // for lat,lon), to the cities there.
-func citiesAt(in *solver.Instance) (map[[2]float64][]int, error) {
+func citiesAt(in *problem.Instance) (map[[2]float64][]int, error) {
 	x, y := in.X, in.Y
-	if p := in.Points; p != nil && in.Metric != solver.GreatCircle {
+	if p := in.Points; p != nil && in.Metric != problem.GreatCircle {
 		x, y = p.Cols[0], p.Cols[1]
 	}
 	if len(x) != in.N || len(y) != in.N {
@@ -286,7 +287,7 @@ func citiesAt(in *solver.Instance) (map[[2]float64][]int, error) {
 }
 
 // wholeTour checks that cities name each city of in once.
-func wholeTour(cities []int, filename string, in *solver.Instance) ([]int, error) {
+func wholeTour(cities []int, filename string, in *problem.Instance) ([]int, error) {
 	seen := make([]bool, in.N)
 	for k, c := range cities {
 		if seen[c] {

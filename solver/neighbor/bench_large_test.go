@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/tsplibdir"
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/gen"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -18,13 +18,13 @@ import (
 // (skipped when the TSPLIB folder is absent). Instances are made once
 // per process.
 
-var benchInst sync.Map // name -> *solver.Instance
+var benchInst sync.Map // name -> *problem.Instance
 
-func benchGen(b *testing.B, kind string, n int) *solver.Instance {
+func benchGen(b *testing.B, kind string, n int) *problem.Instance {
 	b.Helper()
 	key := fmt.Sprint(kind, n)
 	if in, ok := benchInst.Load(key); ok {
-		return in.(*solver.Instance)
+		return in.(*problem.Instance)
 	}
 	in, err := gen.Generate(kind, n, 1)
 	if err != nil {
@@ -34,10 +34,10 @@ func benchGen(b *testing.B, kind string, n int) *solver.Instance {
 	return in
 }
 
-func benchTSPLIB(b *testing.B, name string) *solver.Instance {
+func benchTSPLIB(b *testing.B, name string) *problem.Instance {
 	b.Helper()
 	if in, ok := benchInst.Load(name); ok {
-		return in.(*solver.Instance)
+		return in.(*problem.Instance)
 	}
 	in, err := tsplib.Read(tsplibdir.Instance(b, name))
 	if err != nil {
@@ -47,7 +47,7 @@ func benchTSPLIB(b *testing.B, name string) *solver.Instance {
 	return in
 }
 
-func benchLists(b *testing.B, in *solver.Instance) {
+func benchLists(b *testing.B, in *problem.Instance) {
 	b.Run("nearest", func(b *testing.B) {
 		for b.Loop() {
 			Nearest(in, 8)

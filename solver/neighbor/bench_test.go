@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/testinst"
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
-func bench100k(b *testing.B) *solver.Instance {
+func bench100k(b *testing.B) *problem.Instance {
 	b.Helper()
 	return testinst.Euc(100_000, 1e6, rand.New(rand.NewPCG(1, 1)))
 }
@@ -35,7 +35,7 @@ func BenchmarkQuadrantNeighborsCollinear100k(b *testing.B) {
 	for i := range x {
 		x[i] = rng.Float64() * 1e6
 	}
-	in := solver.NewCoordInstance("line", solver.Euc2D, x, y, nil)
+	in := problem.NewCoordInstance("line", problem.Euc2D, x, y, nil)
 	for b.Loop() {
 		Quadrant(in, 8)
 	}

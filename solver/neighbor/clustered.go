@@ -3,8 +3,8 @@ package neighbor
 import (
 	"sync"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/internal/parallel"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // ClusteredRatio is the ratio of the quadrant candidates' total distance
@@ -23,7 +23,7 @@ const ClusteredSample = 1 << 16
 // the cities at most sample of them evenly spaced by index; 1 without
 // 2-D Euclidean-like coordinates or with fewer than 4 candidates a city.
 // It takes a k-d tree of every city, a fraction of the lists' cost.
-func QuadrantRatio(in *solver.Instance, k, sample int) float64 {
+func QuadrantRatio(in *problem.Instance, k, sample int) float64 {
 	k = min(k, in.N-1)
 	if !EuclidLike(in) || k < 4 || sample <= 0 {
 		return 1

@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/gen"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // TestQuadrantRatio: over every city the ratio is that of Quadrant's and
@@ -29,13 +29,13 @@ func TestQuadrantRatio(t *testing.T) {
 			t.Fatalf("%s: ratio %.3f, clustered %v", kind, r, got)
 		}
 	}
-	if r := QuadrantRatio(solver.NewCoordInstance("two", solver.Euc2D, []float64{0, 1}, []float64{0, 1}, nil), 8, 10); r != 1 {
+	if r := QuadrantRatio(problem.NewCoordInstance("two", problem.Euc2D, []float64{0, 1}, []float64{0, 1}, nil), 8, 10); r != 1 {
 		t.Fatalf("two cities: ratio %v, want 1", r)
 	}
 }
 
 // listTotal is the total distance from every city to its candidates.
-func listTotal(in *solver.Instance, nb *Lists) float64 {
+func listTotal(in *problem.Instance, nb *Lists) float64 {
 	var s float64
 	for c := range nb.N() {
 		for _, x := range nb.Of(c) {

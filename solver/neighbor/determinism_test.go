@@ -9,7 +9,7 @@ import (
 
 	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -17,7 +17,7 @@ import (
 // distance in the plane from i, ties by index, in that order: the
 // definition Nearest's k-d search must meet whatever the tree's shape.
 // keep, when not nil, restricts j.
-func planeNearest(in *solver.Instance, i, k int, keep func(j int) bool) []int32 {
+func planeNearest(in *problem.Instance, i, k int, keep func(j int) bool) []int32 {
 	type e struct {
 		d  float64
 		id int32
@@ -54,7 +54,7 @@ func planeNearest(in *solver.Instance, i, k int, keep func(j int) bool) []int32 
 }
 
 // wantNearest is Nearest by its definition, by brute force.
-func wantNearest(in *solver.Instance, k int) []int32 {
+func wantNearest(in *problem.Instance, k int) []int32 {
 	var out []int32
 	for i := range in.N {
 		row := planeNearest(in, i, k, nil)
@@ -65,7 +65,7 @@ func wantNearest(in *solver.Instance, k int) []int32 {
 }
 
 // wantQuadrant is Quadrant by its definition, by brute force.
-func wantQuadrant(in *solver.Instance, k int) []int32 {
+func wantQuadrant(in *problem.Instance, k int) []int32 {
 	var out []int32
 	for i := range in.N {
 		var chosen []int32
@@ -91,22 +91,22 @@ func wantQuadrant(in *solver.Instance, k int) []int32 {
 // cities on a small integer grid (many coincident), a full unit lattice
 // in a shuffled order (every city has four neighbours at distance 1 and
 // four at √2), and the same lattice as CEIL_2D and ATT.
-func tiedInstances(rng *rand.Rand) []*solver.Instance {
-	lattice := func(side int, m solver.Metric) *solver.Instance {
+func tiedInstances(rng *rand.Rand) []*problem.Instance {
+	lattice := func(side int, m problem.Metric) *problem.Instance {
 		n := side * side
 		perm := rng.Perm(n)
 		x, y := make([]float64, n), make([]float64, n)
 		for i, p := range perm {
 			x[p], y[p] = float64(i%side), float64(i/side)
 		}
-		return solver.NewCoordInstance("lattice", m, x, y, nil)
+		return problem.NewCoordInstance("lattice", m, x, y, nil)
 	}
-	return []*solver.Instance{
-		testinst.Grid(600, 12, solver.Euc2D, rng),
-		testinst.Grid(400, 40, solver.Euc2D, rng),
-		lattice(25, solver.Euc2D),
-		lattice(20, solver.Ceil2D),
-		lattice(20, solver.Att),
+	return []*problem.Instance{
+		testinst.Grid(600, 12, problem.Euc2D, rng),
+		testinst.Grid(400, 40, problem.Euc2D, rng),
+		lattice(25, problem.Euc2D),
+		lattice(20, problem.Ceil2D),
+		lattice(20, problem.Att),
 	}
 }
 
@@ -140,7 +140,7 @@ func firstDiff(a, b []int32) int {
 }
 
 // buildAll returns every list builder's output for in, flattened.
-func buildAll(in *solver.Instance, k int) [][]int32 {
+func buildAll(in *problem.Instance, k int) [][]int32 {
 	var among []int32
 	cities := make([]int32, 0, in.N/2)
 	for c := 0; c < in.N; c += 2 {
@@ -153,7 +153,7 @@ func buildAll(in *solver.Instance, k int) [][]int32 {
 // checkRepeatable builds in's lists at several GOMAXPROCS settings (so
 // with different numbers of goroutines and chunkings), twice each, and
 // fails on any difference.
-func checkRepeatable(t *testing.T, in *solver.Instance, k int) {
+func checkRepeatable(t *testing.T, in *problem.Instance, k int) {
 	t.Helper()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	var first [][]int32
@@ -183,8 +183,8 @@ func TestListsRepeatable(t *testing.T) {
 	for i, p := range perm {
 		x[p], y[p] = float64(i%side), float64(i/side)
 	}
-	checkRepeatable(t, solver.NewCoordInstance("lattice", solver.Euc2D, x, y, nil), 10)
-	checkRepeatable(t, testinst.Grid(3000, 30, solver.Euc2D, rng), 8)
+	checkRepeatable(t, problem.NewCoordInstance("lattice", problem.Euc2D, x, y, nil), 10)
+	checkRepeatable(t, testinst.Grid(3000, 30, problem.Euc2D, rng), 8)
 	checkRepeatable(t, testinst.Explicit(700, rng), 8)
 }
 
@@ -209,7 +209,7 @@ func TestListsRepeatablePr2392(t *testing.T) {
 // the subset is listed).
 func TestAmongIgnoresOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 26))
-	in := testinst.Grid(800, 20, solver.Euc2D, rng)
+	in := testinst.Grid(800, 20, problem.Euc2D, rng)
 	cities := make([]int32, 0, 500)
 	for c := range 500 {
 		cities = append(cities, int32(c))

@@ -3,7 +3,7 @@ package neighbor
 import (
 	"math"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // PointSet is a shrinking set of cities that answers "nearest member to
@@ -11,7 +11,7 @@ import (
 // a cell, searched ring by ring and rebuilt as members leave (Bentley
 // 1992's semidynamic point sets), else by a linear scan.
 type PointSet struct {
-	in      *solver.Instance
+	in      *problem.Instance
 	members []int32 // compact list of members (linear mode and rebuilds)
 	where   []int32 // index of a city in members, -1 if absent
 
@@ -25,7 +25,7 @@ type PointSet struct {
 }
 
 // NewPointSet returns a set holding the given cities.
-func NewPointSet(in *solver.Instance, cities []int32) *PointSet {
+func NewPointSet(in *problem.Instance, cities []int32) *PointSet {
 	s := &PointSet{in: in, members: append([]int32(nil), cities...), where: make([]int32, in.N)}
 	for i := range s.where {
 		s.where[i] = -1

@@ -4,8 +4,8 @@ import (
 	"context"
 	"math"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/internal/parallel"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // gridPerCell is the cities per cell GridNearestContext aims at: a city's
@@ -29,7 +29,7 @@ type cityGrid struct {
 }
 
 // newCityGrid buckets the instance's cities by a counting sort.
-func newCityGrid(in *solver.Instance) *cityGrid {
+func newCityGrid(in *problem.Instance) *cityGrid {
 	n := in.N
 	x0, x1, y0, y1 := in.X[0], in.X[0], in.Y[0], in.Y[0]
 	for i := range n {
@@ -130,7 +130,7 @@ func (g *cityGrid) ring(p kdPoint, cx, cy, r int, h *sortedKeep) {
 // same lists, found faster where the cities spread evenly over the plane,
 // as the many cities of a uniform instance do. Other instances, and
 // cities crowded into few cells, get NearestContext's. It gives up when ctx is done, returning ctx's error.
-func GridNearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists, error) {
+func GridNearestContext(ctx context.Context, in *problem.Instance, k int) (*Lists, error) {
 	n := in.N
 	k = min(max(k, 0), max(n-1, 0))
 	if k == 0 || !EuclidLike(in) {
@@ -170,7 +170,7 @@ func GridNearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists
 // function, so only runs of equal exact distances may move. The exact
 // distances come from the kept squared distances rather than from the
 // cities' coordinates, scattered in memory on a large instance.
-func exactOrder(m solver.Metric, h *sortedKeep, row []int32, buf []distEntry) []distEntry {
+func exactOrder(m problem.Metric, h *sortedKeep, row []int32, buf []distEntry) []distEntry {
 	es := buf[:0]
 	for x, d2 := range h.d {
 		es = insertByDist(es, distEntry{planeDist(m, d2), h.id[x]})
@@ -181,13 +181,13 @@ func exactOrder(m solver.Metric, h *sortedKeep, row []int32, buf []distEntry) []
 	return es
 }
 
-// planeDist is solver.Instance.Dist of two cities at squared distance d2
+// planeDist is problem.Instance.Dist of two cities at squared distance d2
 // in the plane, for the EuclidLike metrics.
-func planeDist(m solver.Metric, d2 float64) int64 {
+func planeDist(m problem.Metric, d2 float64) int64 {
 	switch m {
-	case solver.Ceil2D:
+	case problem.Ceil2D:
 		return int64(math.Ceil(math.Sqrt(d2)))
-	case solver.Att:
+	case problem.Att:
 		r := math.Sqrt(d2 / 10.0)
 		t := int64(r + 0.5)
 		if float64(t) < r {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/testinst"
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // TestGridNearestMeetsDefinition: on uniform instances (the grid's own
@@ -18,11 +18,11 @@ import (
 // of Nearest.
 func TestGridNearestMeetsDefinition(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
-	var ins []*solver.Instance
+	var ins []*problem.Instance
 	for _, n := range []int{2, 3, 9, 40, 700, 3000} {
 		ins = append(ins, testinst.Euc(n, 1e6, rng))
 	}
-	for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att} {
+	for _, m := range []problem.Metric{problem.Euc2D, problem.Ceil2D, problem.Att} {
 		ins = append(ins, withCopies(1500, 300, m, rng), clustered(2000, m, rng))
 	}
 	strip := testinst.Euc(2000, 1e6, rng)

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // kdTree is a k-d tree laid out flat: points in tree order (each leaf's
@@ -54,7 +54,7 @@ func kdNodes(m int) int {
 
 // newKDTree builds a k-d tree over the instance's 2-D coordinates, of
 // all cities or only of those listed in subset, on all cores.
-func newKDTree(in *solver.Instance, subset ...int32) *kdTree {
+func newKDTree(in *problem.Instance, subset ...int32) *kdTree {
 	m := in.N
 	if subset != nil {
 		m = len(subset)

@@ -11,14 +11,14 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/internal/testinst"
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // clustered returns n cities of metric m in a few dense clusters over a
 // wide empty square, on integer coordinates (so that many coincide), with
 // one city in ten an exact copy of an earlier one: unbalanced boxes, empty
 // leaves' neighbourhoods and ties everywhere.
-func clustered(n int, m solver.Metric, rng *rand.Rand) *solver.Instance {
+func clustered(n int, m problem.Metric, rng *rand.Rand) *problem.Instance {
 	x, y := make([]float64, n), make([]float64, n)
 	type c struct{ x, y, r float64 }
 	var cs []c
@@ -35,13 +35,13 @@ func clustered(n int, m solver.Metric, rng *rand.Rand) *solver.Instance {
 		x[i] = math.Round(k.x + rng.NormFloat64()*k.r)
 		y[i] = math.Round(k.y + rng.NormFloat64()*k.r)
 	}
-	return solver.NewCoordInstance("clustered", m, x, y, nil)
+	return problem.NewCoordInstance("clustered", m, x, y, nil)
 }
 
 // withCopies returns a uniform instance of metric m on a side×side
 // integer square whose cities each have a second city on the same point
 // with probability 1/4.
-func withCopies(n int, side float64, m solver.Metric, rng *rand.Rand) *solver.Instance {
+func withCopies(n int, side float64, m problem.Metric, rng *rand.Rand) *problem.Instance {
 	x, y := make([]float64, n), make([]float64, n)
 	for i := range n {
 		if i > 0 && rng.IntN(4) == 0 {
@@ -51,13 +51,13 @@ func withCopies(n int, side float64, m solver.Metric, rng *rand.Rand) *solver.In
 		}
 		x[i], y[i] = math.Floor(rng.Float64()*side), math.Floor(rng.Float64()*side)
 	}
-	return solver.NewCoordInstance("copies", m, x, y, nil)
+	return problem.NewCoordInstance("copies", m, x, y, nil)
 }
 
 // wantAmong is the pairs Among visits by its definition: for each city e
 // of cities, the k+1 first of cities by squared distance in the plane
 // from e, ties by index, e left out; sorted.
-func wantAmong(in *solver.Instance, cities []int32, k int) [][2]int32 {
+func wantAmong(in *problem.Instance, cities []int32, k int) [][2]int32 {
 	in2 := map[int]bool{}
 	for _, c := range cities {
 		in2[int(c)] = true
@@ -93,7 +93,7 @@ func sortPairs(ps [][2]int32) {
 
 // bruteNearest is Nearest for the metrics searched by brute force: the k
 // nearest by the exact metric, ties by index.
-func bruteNearest(in *solver.Instance, k int) []int32 {
+func bruteNearest(in *problem.Instance, k int) []int32 {
 	var out []int32
 	for i := range in.N {
 		row := make([]int32, 0, in.N)
@@ -115,8 +115,8 @@ func bruteNearest(in *solver.Instance, k int) []int32 {
 // name, computed by brute force.
 func TestKDListsMeetDefinition(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
-	var ins []*solver.Instance
-	for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att} {
+	var ins []*problem.Instance
+	for _, m := range []problem.Metric{problem.Euc2D, problem.Ceil2D, problem.Att} {
 		ins = append(ins, clustered(2000, m, rng), withCopies(1500, 300, m, rng))
 	}
 	ins = append(ins, testinst.Euc(2000, 1e6, rng))
@@ -158,15 +158,15 @@ func TestKDListsMeetDefinition(t *testing.T) {
 // metric, ties by index, and NearestQuadrantContext gives them twice.
 func TestBruteForceMetrics(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 34))
-	geo := clustered(700, solver.Geo, rng)
+	geo := clustered(700, problem.Geo, rng)
 	for i := range geo.N { // degrees.minutes within range
 		geo.X[i], geo.Y[i] = math.Mod(geo.X[i], 80), math.Mod(geo.Y[i], 170)
 	}
-	geo = solver.NewCoordInstance("geo", solver.Geo, geo.X, geo.Y, nil)
-	for _, in := range []*solver.Instance{
+	geo = problem.NewCoordInstance("geo", problem.Geo, geo.X, geo.Y, nil)
+	for _, in := range []*problem.Instance{
 		geo,
-		clustered(700, solver.Man2D, rng),
-		withCopies(700, 50, solver.Max2D, rng),
+		clustered(700, problem.Man2D, rng),
+		withCopies(700, 50, problem.Max2D, rng),
 		testinst.Explicit(600, rng),
 	} {
 		for _, k := range []int{1, 8} {
@@ -226,7 +226,7 @@ func TestContextCancelledMidway(t *testing.T) {
 // the leaves cover the points in order.
 func TestKDTreeShape(t *testing.T) {
 	rng := rand.New(rand.NewPCG(37, 38))
-	for _, in := range []*solver.Instance{clustered(5000, solver.Euc2D, rng), withCopies(1, 10, solver.Euc2D, rng), withCopies(9, 1, solver.Euc2D, rng)} {
+	for _, in := range []*problem.Instance{clustered(5000, problem.Euc2D, rng), withCopies(1, 10, problem.Euc2D, rng), withCopies(9, 1, problem.Euc2D, rng)} {
 		tr := newKDTree(in)
 		seen := make([]bool, in.N)
 		for _, p := range tr.pts {

@@ -5,8 +5,8 @@ import (
 	"context"
 	"slices"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/internal/parallel"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // Lists holds K candidates per city: city i's are List[i*K : (i+1)*K],
@@ -36,9 +36,9 @@ func (nb *Lists) Contains(i, j int) bool {
 // EuclidLike reports whether the metric is a non-decreasing function of
 // the plane's distance (EUC_2D, CEIL_2D, ATT), so that geometric searches
 // find the nearest cities.
-func EuclidLike(in *solver.Instance) bool {
+func EuclidLike(in *problem.Instance) bool {
 	switch in.Metric {
-	case solver.Euc2D, solver.Ceil2D, solver.Att:
+	case problem.Euc2D, problem.Ceil2D, problem.Att:
 		return len(in.X) == in.N && len(in.Y) == in.N && in.N > 0
 	}
 	return false
@@ -48,21 +48,21 @@ func EuclidLike(in *solver.Instance) bool {
 // 0..n-1): for EUC_2D, CEIL_2D and ATT the k nearest in the plane from a
 // k-d tree, else the k nearest by the exact metric in O(n²); either way
 // sorted by the exact metric, ties by index, on all cores.
-func Nearest(in *solver.Instance, k int) *Lists {
+func Nearest(in *problem.Instance, k int) *Lists {
 	nb, _ := NearestContext(context.Background(), in, k)
 	return nb
 }
 
 // NearestContext is Nearest that gives up when ctx is done, returning
 // ctx's error and no lists.
-func NearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists, error) {
+func NearestContext(ctx context.Context, in *problem.Instance, k int) (*Lists, error) {
 	n := in.N
 	k = min(max(k, 0), max(n-1, 0))
 	nb := &Lists{K: k, List: make([]int32, n*k)}
 	if k == 0 {
 		return nb, nil
 	}
-	if in.Metric == solver.GreatCircle && in.HasCoords() && n > sphereBrute {
+	if in.Metric == problem.GreatCircle && in.HasCoords() && n > sphereBrute {
 		return sphereNearest(ctx, in, k)
 	}
 	if EuclidLike(in) {
@@ -119,14 +119,14 @@ func NearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists, er
 // instances, where nearest neighbours never leave a cluster (Johnson &
 // McGeoch 1997, section 3.3). Without 2-D Euclidean-like coordinates it
 // equals Nearest.
-func Quadrant(in *solver.Instance, k int) *Lists {
+func Quadrant(in *problem.Instance, k int) *Lists {
 	nb, _ := QuadrantContext(context.Background(), in, k)
 	return nb
 }
 
 // QuadrantContext is Quadrant that gives up when ctx is done, returning
 // ctx's error and no lists.
-func QuadrantContext(ctx context.Context, in *solver.Instance, k int) (*Lists, error) {
+func QuadrantContext(ctx context.Context, in *problem.Instance, k int) (*Lists, error) {
 	quad, _, err := quadrantLists(ctx, in, k, false)
 	return quad, err
 }
@@ -134,7 +134,7 @@ func QuadrantContext(ctx context.Context, in *solver.Instance, k int) (*Lists, e
 // NearestQuadrantContext returns NearestContext and QuadrantContext of
 // (in, k), separate even where equal, from one search at about the cost
 // of the quadrant lists alone.
-func NearestQuadrantContext(ctx context.Context, in *solver.Instance, k int) (nearest, quad *Lists, err error) {
+func NearestQuadrantContext(ctx context.Context, in *problem.Instance, k int) (nearest, quad *Lists, err error) {
 	quad, nearest, err = quadrantLists(ctx, in, k, true)
 	if err != nil {
 		return nil, nil, err
@@ -148,7 +148,7 @@ func NearestQuadrantContext(ctx context.Context, in *solver.Instance, k int) (ne
 // quadrantLists returns the quadrant lists and, when withNearest and the
 // instance is Euclidean-like with k ≥ 4, the nearest lists found by the
 // same search (nil otherwise).
-func quadrantLists(ctx context.Context, in *solver.Instance, k int, withNearest bool) (quad, near *Lists, err error) {
+func quadrantLists(ctx context.Context, in *problem.Instance, k int, withNearest bool) (quad, near *Lists, err error) {
 	n := in.N
 	k = min(max(k, 0), max(n-1, 0))
 	if !EuclidLike(in) || k < 4 {
@@ -181,7 +181,7 @@ func quadrantLists(ctx context.Context, in *solver.Instance, k int, withNearest 
 // quadRows is one worker's part of quadrantLists: its search state and
 // buffers, and the lists it fills.
 type quadRows struct {
-	in         *solver.Instance
+	in         *problem.Instance
 	tree       *kdTree
 	k          int
 	quad, near *Lists
@@ -191,7 +191,7 @@ type quadRows struct {
 	buf        []distEntry
 }
 
-func newQuadRows(in *solver.Instance, tree *kdTree, k int, quad, near *Lists) *quadRows {
+func newQuadRows(in *problem.Instance, tree *kdTree, k int, quad, near *Lists) *quadRows {
 	w := &quadRows{in: in, tree: tree, k: k, quad: quad, near: near,
 		nearest: make([]int32, 0, k), keep: &quadKeeper{all: newSortedKeep(k)}}
 	for q := range w.keep.h {
@@ -246,14 +246,14 @@ func (w *quadRows) rowInto(leaf int32, p kdPoint, chosen []int32) (quad, nearest
 
 // sortByDist sorts cities ascending by their exact distance from i, ties
 // by index.
-func sortByDist(in *solver.Instance, i int, cs []int32) {
+func sortByDist(in *problem.Instance, i int, cs []int32) {
 	var buf [32]distEntry
 	sortByDistBuf(in, i, cs, buf[:0])
 }
 
 // sortByDistBuf is sortByDist with scratch space, returned for reuse: an
 // insertion sort, as the lists are short and nearly sorted.
-func sortByDistBuf(in *solver.Instance, i int, cs []int32, buf []distEntry) []distEntry {
+func sortByDistBuf(in *problem.Instance, i int, cs []int32, buf []distEntry) []distEntry {
 	es := buf[:0]
 	for _, c := range cs {
 		es = insertByDist(es, distEntry{in.Dist(i, int(c)), c})
@@ -301,7 +301,7 @@ func Await[T any](ctx context.Context, fn func() T) (T, error) {
 // about k nearest others in cities (Euclidean-like: the k+1 nearest in the
 // plane, e left out; else the k nearest by the metric; ties by index), a
 // function of the set of cities alone.
-func Among(in *solver.Instance, cities []int32, k int, visit func(e, c int32)) {
+func Among(in *problem.Instance, cities []int32, k int, visit func(e, c int32)) {
 	if k <= 0 {
 		return
 	}

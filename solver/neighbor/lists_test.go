@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/testinst"
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // bruteNeighbors returns, for city i, the distances of the k nearest.
-func bruteDists(in *solver.Instance, i, k int) []int64 {
+func bruteDists(in *problem.Instance, i, k int) []int64 {
 	var ds []int64
 	for j := range in.N {
 		if j != i {
@@ -22,7 +22,7 @@ func bruteDists(in *solver.Instance, i, k int) []int64 {
 	return ds[:k]
 }
 
-func checkLists(t *testing.T, in *solver.Instance, nb *Lists, k int, exact bool) {
+func checkLists(t *testing.T, in *problem.Instance, nb *Lists, k int, exact bool) {
 	t.Helper()
 	wantK := min(k, in.N-1)
 	if nb.K != wantK || len(nb.List) != in.N*wantK {
@@ -55,9 +55,9 @@ func TestNearestNeighborsBruteForce(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 4, 5, 17, 100, 250} {
 		ins := testinst.Mix(n, rng)
 		ins = append(ins,
-			testinst.Grid(n, 5, solver.Ceil2D, rng),
-			testinst.Grid(n, 30, solver.Att, rng),
-			testinst.Grid(n, 10, solver.Man2D, rng))
+			testinst.Grid(n, 5, problem.Ceil2D, rng),
+			testinst.Grid(n, 30, problem.Att, rng),
+			testinst.Grid(n, 10, problem.Man2D, rng))
 		for _, in := range ins {
 			for _, k := range []int{0, 1, 3, 8, 500} {
 				checkLists(t, in, Nearest(in, k), k, true)
@@ -78,7 +78,7 @@ func TestQuadrant(t *testing.T) {
 			x[i] += 1000
 		}
 	}
-	in := solver.NewCoordInstance("clusters", solver.Euc2D, x, y, nil)
+	in := problem.NewCoordInstance("clusters", problem.Euc2D, x, y, nil)
 	q := Quadrant(in, 8)
 	checkLists(t, in, q, 8, false)
 	across := 0
@@ -107,10 +107,10 @@ func TestQuadrant(t *testing.T) {
 	for i := range line {
 		line[i] = float64(rng.IntN(1000))
 	}
-	for _, in := range []*solver.Instance{
-		solver.NewCoordInstance("hline", solver.Euc2D, line, zero, nil),
-		solver.NewCoordInstance("vline", solver.Euc2D, zero, line, nil),
-		testinst.Grid(300, 6, solver.Euc2D, rng),
+	for _, in := range []*problem.Instance{
+		problem.NewCoordInstance("hline", problem.Euc2D, line, zero, nil),
+		problem.NewCoordInstance("vline", problem.Euc2D, zero, line, nil),
+		testinst.Grid(300, 6, problem.Euc2D, rng),
 		testinst.Euc(300, 100, rng),
 	} {
 		q := Quadrant(in, 12)
@@ -127,7 +127,7 @@ func TestQuadrant(t *testing.T) {
 // checkQuadrants verifies that every city's list holds, for each
 // quadrant, the distances of the per nearest cities of that quadrant
 // (fewer when the quadrant has fewer).
-func checkQuadrants(t *testing.T, in *solver.Instance, q *Lists, per int) {
+func checkQuadrants(t *testing.T, in *problem.Instance, q *Lists, per int) {
 	t.Helper()
 	x, y := in.X, in.Y
 	for i := range in.N {
@@ -157,7 +157,7 @@ func TestDegenerateLists(t *testing.T) {
 	// All cities on one point, and all on one vertical line.
 	for _, n := range []int{1, 2, 3, 4, 50, 3000} {
 		point, column := testinst.Degenerate(n)
-		for _, in := range []*solver.Instance{point, column} {
+		for _, in := range []*problem.Instance{point, column} {
 			checkLists(t, in, Nearest(in, 10), 10, n <= 200)
 			checkLists(t, in, Quadrant(in, 8), 8, false)
 		}
@@ -168,7 +168,7 @@ func TestContextCancelled(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, in := range []*solver.Instance{testinst.Euc(5000, 1000, rng), testinst.Explicit(300, rng)} {
+	for _, in := range []*problem.Instance{testinst.Euc(5000, 1000, rng), testinst.Explicit(300, rng)} {
 		if nb, err := NearestContext(ctx, in, 8); err == nil || nb != nil {
 			t.Errorf("%s: NearestContext on a cancelled context: %v, %v", in.Name, nb, err)
 		}

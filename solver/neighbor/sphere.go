@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // sphereWiden is how many more candidates the plane search takes for a
@@ -23,12 +23,12 @@ const sphereBrute = 2000
 // antimeridian stay neighbours. Nearby points keep nearly their distances
 // (not near the poles), enough to find candidates that the exact metric
 // then ranks.
-func planar(in *solver.Instance) *solver.Instance {
+func planar(in *problem.Instance) *problem.Instance {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range in.Y {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
-	unit := solver.EarthRadius * math.Pow10(in.ScaleExp) * math.Pi / 180
+	unit := problem.EarthRadius * math.Pow10(in.ScaleExp) * math.Pi / 180
 	c := math.Cos((lo + hi) / 2 * math.Pi / 180)
 	seam := emptiestLongitude(in.X)
 	x, y := make([]float64, in.N), make([]float64, in.N)
@@ -36,7 +36,7 @@ func planar(in *solver.Instance) *solver.Instance {
 		x[i] = wrapDegrees(in.X[i]-seam) * c * unit
 		y[i] = in.Y[i] * unit
 	}
-	return solver.NewCoordInstance(in.Name, solver.Euc2D, x, y, nil)
+	return problem.NewCoordInstance(in.Name, problem.Euc2D, x, y, nil)
 }
 
 // wrapDegrees returns a longitude difference in [0, 360).
@@ -73,7 +73,7 @@ func emptiestLongitude(lon []float64) float64 {
 // sphereNearest returns the k nearest lists of a GREAT_CIRCLE instance:
 // sphereWiden·k candidates from the plane of planar, ranked by the exact
 // metric, the k nearest kept.
-func sphereNearest(ctx context.Context, in *solver.Instance, k int) (*Lists, error) {
+func sphereNearest(ctx context.Context, in *problem.Instance, k int) (*Lists, error) {
 	wide, err := NearestContext(ctx, planar(in), min(sphereWiden*k, in.N-1))
 	if err != nil {
 		return nil, err

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // TestSphereNearest compares the GREAT_CIRCLE lists from the plane with
@@ -30,7 +30,7 @@ func testSphereNearest(t *testing.T, west float64) {
 			lon[i] -= 360
 		}
 	}
-	in := &solver.Instance{Name: "s", N: n, Metric: solver.GreatCircle, X: lon, Y: lat, ScaleExp: 1}
+	in := &problem.Instance{Name: "s", N: n, Metric: problem.GreatCircle, X: lon, Y: lat, ScaleExp: 1}
 	in.Prepare()
 	nb := Nearest(in, k)
 	same, total := 0, 0

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/tsplibdir"
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // BenchmarkParseCoords parses a generated EUC_2D instance of 100000 cities.
@@ -21,7 +21,7 @@ func BenchmarkParseCoords(b *testing.B) {
 		x[i], y[i] = float64(rng.IntN(1000000)), float64(rng.IntN(1000000))
 	}
 	var buf bytes.Buffer
-	if err := WriteInstance(&buf, solver.NewCoordInstance("bench", solver.Euc2D, x, y, nil)); err != nil {
+	if err := WriteInstance(&buf, problem.NewCoordInstance("bench", problem.Euc2D, x, y, nil)); err != nil {
 		b.Fatal(err)
 	}
 	data := buf.Bytes()

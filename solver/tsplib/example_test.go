@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -28,7 +28,7 @@ EOF
 	}
 	fmt.Println(in.Name, in.N, in.Metric)
 	fmt.Println("d(1,3) =", in.Dist(0, 2))
-	fmt.Println("tour 1-2-3-4:", solver.TourLength(in, []int{0, 1, 2, 3}))
+	fmt.Println("tour 1-2-3-4:", problem.TourLength(in, []int{0, 1, 2, 3}))
 	// Output:
 	// square 4 EUC_2D
 	// d(1,3) = 50

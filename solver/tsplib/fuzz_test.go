@@ -8,7 +8,7 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // fuzzSeeds are small valid and broken instance files.
@@ -198,7 +198,7 @@ func TestMutatedInputs(t *testing.T) {
 
 // sameAsOneByte parses data again one byte per Read, so that every token
 // and line end falls on a read boundary, and requires the same outcome.
-func sameAsOneByte(t *testing.T, data []byte, in *solver.Instance, err error) {
+func sameAsOneByte(t *testing.T, data []byte, in *problem.Instance, err error) {
 	t.Helper()
 	in2, err2 := Parse(iotest.OneByteReader(bytes.NewReader(data)), "fuzz.tsp")
 	if (err == nil) != (err2 == nil) || (err != nil && err.Error() != err2.Error()) {

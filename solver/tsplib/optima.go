@@ -13,7 +13,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // OptimaFile is the name of the CSV of known optima looked for beside an
@@ -180,7 +180,7 @@ func withEnv(dirs []string) []string {
 // Unreadable or broken files are skipped. For an instance with fixed
 // edges (linhp318) a table lists, as TSPLIB does, the shortest path
 // between their ends: their lengths are added.
-func FindOptimum(in *solver.Instance, dirs ...string) (opt int64, source string, ok bool) {
+func FindOptimum(in *problem.Instance, dirs ...string) (opt int64, source string, ok bool) {
 	if in == nil {
 		return 0, "", false
 	}
@@ -198,13 +198,13 @@ func FindOptimum(in *solver.Instance, dirs ...string) (opt int64, source string,
 		if err != nil || in.CheckFixedEdges(tour) != nil {
 			continue
 		}
-		return solver.TourLength(in, tour), p, true
+		return problem.TourLength(in, tour), p, true
 	}
 	return 0, "", false
 }
 
 // fixedEdgesLength is the summed length of in's fixed edges.
-func fixedEdgesLength(in *solver.Instance) int64 {
+func fixedEdgesLength(in *problem.Instance) int64 {
 	var l int64
 	for _, e := range in.FixedEdges {
 		l += in.Dist(e[0], e[1])
@@ -250,7 +250,7 @@ func tableOptimum(path string, names, dirs []string) (int64, string, bool) {
 	return 0, "", false
 }
 
-func optTourCandidates(instancePath string, in *solver.Instance) []string {
+func optTourCandidates(instancePath string, in *problem.Instance) []string {
 	dir, name := filepath.Dir(instancePath), ""
 	if in != nil {
 		name = in.Name
@@ -273,7 +273,7 @@ func optTourCandidates(instancePath string, in *solver.Instance) []string {
 // NAME.opt.tour.gz) found beside instancePath or in an opt/ folder beside
 // it (NAME being the file's base name without .gz and .tsp, then in.Name
 // when in is not nil), or "".
-func OptTourPath(instancePath string, in *solver.Instance) string {
+func OptTourPath(instancePath string, in *problem.Instance) string {
 	if c := optTourCandidates(instancePath, in); len(c) > 0 {
 		return c[0]
 	}
@@ -282,7 +282,7 @@ func OptTourPath(instancePath string, in *solver.Instance) string {
 
 // Load reads the TSPLIB95 instance at path (see Read) and attaches its
 // known optimum (see SetOptimum).
-func Load(path string, optimaDirs ...string) (*solver.Instance, error) {
+func Load(path string, optimaDirs ...string) (*problem.Instance, error) {
 	in, err := Read(path)
 	if err != nil {
 		return nil, err
@@ -294,7 +294,7 @@ func Load(path string, optimaDirs ...string) (*solver.Instance, error) {
 // SetOptimum attaches the known optimum of in (see FindOptimum), searching
 // optimaDirs and then the directory named by $TSPLIB_OPTIMA; in is left
 // as it is when none is known.
-func SetOptimum(in *solver.Instance, optimaDirs ...string) {
+func SetOptimum(in *problem.Instance, optimaDirs ...string) {
 	if opt, src, ok := FindOptimum(in, withEnv(optimaDirs)...); ok {
 		in.Optimum, in.OptimumSource = opt, src
 	}

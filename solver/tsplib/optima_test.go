@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/testinst"
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // square4 is a 10×10 square: its optimal tour has length 40.
@@ -244,7 +244,7 @@ func TestAppendOptimum(t *testing.T) {
 // `tsp gen` does, then Load finds it.
 func TestAppendOptimumForGenerated(t *testing.T) {
 	dir := t.TempDir()
-	in := solver.NewCoordInstance("grid9", solver.Euc2D, []float64{0, 1, 2, 0, 1, 2, 0, 1, 2}, []float64{0, 0, 0, 1, 1, 1, 2, 2, 2}, nil)
+	in := problem.NewCoordInstance("grid9", problem.Euc2D, []float64{0, 1, 2, 0, 1, 2, 0, 1, 2}, []float64{0, 0, 0, 1, 1, 1, 2, 2, 2}, nil)
 	in.Comment = "3x3 grid, optimum 10"
 	var buf bytes.Buffer
 	if err := WriteInstance(&buf, in); err != nil {

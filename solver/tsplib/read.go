@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // Limits on what the reader accepts.
@@ -29,7 +29,7 @@ const (
 // decompressed when it is gzip data (see Open); the instance's Path is
 // path. Package instfile reads the other formats TSP
 // Lab takes and tells them apart.
-func Read(path string) (*solver.Instance, error) {
+func Read(path string) (*problem.Instance, error) {
 	f, err := Open(path)
 	if err != nil {
 		return nil, err
@@ -47,7 +47,7 @@ func Read(path string) (*solver.Instance, error) {
 // or EXPLICIT in the nine matrix formats, with DISPLAY_DATA_SECTION (into
 // X, Y) and FIXED_EDGES_SECTION; filename names it in each problem's
 // *Error and when NAME is absent. The instance is Prepared, Path empty.
-func Parse(r io.Reader, filename string) (*solver.Instance, error) {
+func Parse(r io.Reader, filename string) (*problem.Instance, error) {
 	p := newParser(r, filename)
 	if err := p.parse(); err != nil {
 		return nil, err
@@ -74,7 +74,7 @@ type parser struct {
 	seen               map[string]int // keyword -> line first given
 
 	dim        int // -1 until DIMENSION
-	metric     solver.Metric
+	metric     problem.Metric
 	haveMetric bool
 	ewf        string // EDGE_WEIGHT_FORMAT
 	ewfLine    int
@@ -308,7 +308,7 @@ func (p *parser) dimensionHeader(val string, line int) error {
 // the metrics the solver knows.
 func (p *parser) edgeWeightTypeHeader(val string, line int) error {
 	t := strings.ToUpper(val)
-	m, ok := solver.ParseMetric(t)
+	m, ok := problem.ParseMetric(t)
 	if !ok {
 		if unsupportedMetrics[t] {
 			return p.errf(line, "EDGE_WEIGHT_TYPE %s is not supported (supported: EXPLICIT, EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D, MAN_3D, MAX_3D)", t)
@@ -380,7 +380,7 @@ func (p *parser) section(key string, line int) error {
 		default:
 			return p.errf(line, "NODE_COORD_SECTION before EDGE_WEIGHT_TYPE or NODE_COORD_TYPE: 2-D or 3-D is unknown")
 		}
-		if p.haveMetric && p.metric != solver.Explicit && p.metric.Is3D() != (d == 3) {
+		if p.haveMetric && p.metric != problem.Explicit && p.metric.Is3D() != (d == 3) {
 			return p.errf(line, "NODE_COORD_TYPE %s does not fit EDGE_WEIGHT_TYPE %s", p.nodeType, p.metric)
 		}
 		xs, err := p.coords(key, d)
@@ -483,7 +483,7 @@ func (p *parser) coordValues(section string, d int, id int64, line int, cols [][
 			return err
 		}
 		if eof || cline != line {
-			return p.errf(line, "%s: node %d has %s, want %d", section, id, solver.Plural(int64(k), "coordinate"), d)
+			return p.errf(line, "%s: node %d has %s, want %d", section, id, problem.Plural(int64(k), "coordinate"), d)
 		}
 		v, err := strconv.ParseFloat(string(c), 64)
 		if err != nil {
@@ -548,7 +548,7 @@ func (p *parser) edgeWeights(line int) error {
 	if !p.haveMetric {
 		return p.errf(line, "EDGE_WEIGHT_SECTION before EDGE_WEIGHT_TYPE")
 	}
-	if p.metric != solver.Explicit {
+	if p.metric != problem.Explicit {
 		return p.errf(line, "EDGE_WEIGHT_SECTION in an instance with EDGE_WEIGHT_TYPE %s (want EXPLICIT)", p.metric)
 	}
 	if p.ewf == "" {
@@ -715,7 +715,7 @@ func (p *parser) find(v int) int {
 }
 
 // build checks that everything needed is present and assembles the instance.
-func (p *parser) build() (*solver.Instance, error) {
+func (p *parser) build() (*problem.Instance, error) {
 	end := p.lastLine
 	if p.dim < 0 {
 		return nil, p.errf(end, "missing DIMENSION")
@@ -728,14 +728,14 @@ func (p *parser) build() (*solver.Instance, error) {
 		name = filepath.Base(p.file)
 	}
 	name = strings.TrimSuffix(TrimGz(name), ".tsp")
-	in := &solver.Instance{
+	in := &problem.Instance{
 		Name:       name,
 		Comment:    p.comment,
 		N:          p.dim,
 		Metric:     p.metric,
 		FixedEdges: p.fixed,
 	}
-	if p.metric == solver.Explicit {
+	if p.metric == problem.Explicit {
 		if p.weights == nil {
 			return nil, p.errf(end, "missing EDGE_WEIGHT_SECTION (EDGE_WEIGHT_TYPE EXPLICIT)")
 		}

@@ -14,10 +14,10 @@ import (
 	"testing/iotest"
 
 	"github.com/tsplab/tsplab/internal/testinst"
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
-func mustParse(t *testing.T, name, text string) *solver.Instance {
+func mustParse(t *testing.T, name, text string) *problem.Instance {
 	t.Helper()
 	in, err := Parse(strings.NewReader(text), name)
 	if err != nil {
@@ -61,7 +61,7 @@ func TestExplicitFormats(t *testing.T) {
 	for f, data := range formats {
 		text := "NAME: m5\nTYPE: TSP\nDIMENSION: 5\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: " + f + "\nEDGE_WEIGHT_SECTION\n" + data + "EOF\n"
 		in := mustParse(t, f, text)
-		if in.Metric != solver.Explicit || in.N != 5 || in.HasCoords() {
+		if in.Metric != problem.Explicit || in.N != 5 || in.HasCoords() {
 			t.Errorf("%s: metric %v N %d coords %v", f, in.Metric, in.N, in.HasCoords())
 		}
 		for i := 0; i < 5; i++ {
@@ -71,7 +71,7 @@ func TestExplicitFormats(t *testing.T) {
 				}
 			}
 		}
-		if got := solver.TourLength(in, []int{0, 1, 2, 3, 4}); got != 3+4+5+6+7 {
+		if got := problem.TourLength(in, []int{0, 1, 2, 3, 4}); got != 3+4+5+6+7 {
 			t.Errorf("%s: tour 1-2-3-4-5 has length %d, want 25", f, got)
 		}
 	}
@@ -165,10 +165,10 @@ func TestHeaderStyles(t *testing.T) {
 	}
 	for v, text := range variants {
 		in := mustParse(t, v, text)
-		if in.Name != "t3" || in.N != 3 || in.Metric != solver.Euc2D {
+		if in.Name != "t3" || in.N != 3 || in.Metric != problem.Euc2D {
 			t.Errorf("%s: name %q N %d metric %v", v, in.Name, in.N, in.Metric)
 		}
-		if got := solver.TourLength(in, []int{0, 1, 2}); got != 16 {
+		if got := problem.TourLength(in, []int{0, 1, 2}); got != 16 {
 			t.Errorf("%s: length %d, want 16", v, got)
 		}
 		if in.X[2] != 6 || in.Y[1] != 4 {
@@ -188,19 +188,19 @@ func TestHeaderStyles(t *testing.T) {
 // out of order, a fixed edge before the coordinates.
 func TestEdgeCases(t *testing.T) {
 	one := mustParse(t, "one", coordFile("EUC_2D", "1 7 7\n"))
-	if one.N != 1 || solver.TourLength(one, []int{0}) != 0 {
+	if one.N != 1 || problem.TourLength(one, []int{0}) != 0 {
 		t.Errorf("one city: N %d", one.N)
 	}
 	two := mustParse(t, "two", coordFile("EUC_2D", "1 0 0\n2 0 10\n"))
-	if got := solver.TourLength(two, []int{0, 1}); got != 20 {
+	if got := problem.TourLength(two, []int{0, 1}); got != 20 {
 		t.Errorf("two cities: length %d, want 20", got)
 	}
 	same := mustParse(t, "same", coordFile("CEIL_2D", "1 2 2\n2 2 2\n3 2 2\n"))
-	if got := solver.TourLength(same, []int{0, 1, 2}); got != 0 {
+	if got := problem.TourLength(same, []int{0, 1, 2}); got != 0 {
 		t.Errorf("three cities on one point: length %d, want 0", got)
 	}
 	line := mustParse(t, "line", coordFile("EUC_2D", "1 0 0\n2 0 5\n3 0 -7\n4 0 12\n"))
-	if got := solver.TourLength(line, []int{2, 0, 1, 3}); got != 38 {
+	if got := problem.TourLength(line, []int{2, 0, 1, 3}); got != 38 {
 		t.Errorf("collinear: length %d, want 38", got)
 	}
 	shuffled := mustParse(t, "shuffled", coordFile("EUC_2D", "3 30 0\n1 10 0\n2 20 0\n"))
@@ -511,7 +511,7 @@ func TestLineEnds(t *testing.T) {
 				t.Errorf("%q one byte %v: %v", nl, oneByte, err)
 				continue
 			}
-			if in.N != 3 || solver.TourLength(in, []int{0, 1, 2}) != 16 || in.Name != "c" {
+			if in.N != 3 || problem.TourLength(in, []int{0, 1, 2}) != 16 || in.Name != "c" {
 				t.Errorf("%q one byte %v: N %d name %q", nl, oneByte, in.N, in.Name)
 			}
 			want := 7
@@ -561,7 +561,7 @@ func TestReadGzip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}
-		if in.N != 4 || in.Path != p || in.Name != c.name || solver.TourLength(in, []int{0, 1, 2, 3}) != 40 {
+		if in.N != 4 || in.Path != p || in.Name != c.name || problem.TourLength(in, []int{0, 1, 2, 3}) != 40 {
 			t.Errorf("%s: N %d path %q name %q", c.file, in.N, in.Path, in.Name)
 		}
 		if h, err := ReadHeader(p); err != nil || h.Dimension != 4 || h.Name != strings.TrimSuffix(c.name, ".TSP") {

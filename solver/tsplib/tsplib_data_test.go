@@ -10,7 +10,7 @@ import (
 
 	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // optimaRow is one row of the TSPLIB folder's optima.csv.
@@ -75,7 +75,7 @@ func TestAllInstancesLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if in.Metric == solver.Explicit && in.HasCoords() != bytes.Contains(raw, []byte("DISPLAY_DATA_SECTION")) {
+		if in.Metric == problem.Explicit && in.HasCoords() != bytes.Contains(raw, []byte("DISPLAY_DATA_SECTION")) {
 			t.Errorf("%s: has coordinates %v, but DISPLAY_DATA_SECTION present is %v", name, in.HasCoords(), !in.HasCoords())
 		}
 		if (len(in.FixedEdges) > 0) != bytes.Contains(raw, []byte("FIXED_EDGES_SECTION")) {
@@ -91,13 +91,13 @@ func TestAllInstancesLoad(t *testing.T) {
 }
 
 // checkInstance asserts the invariants every parsed instance keeps.
-func checkInstance(t *testing.T, name string, in *solver.Instance) {
+func checkInstance(t *testing.T, name string, in *problem.Instance) {
 	t.Helper()
 	n := in.N
 	if n < 1 {
 		t.Fatalf("%s: N = %d", name, n)
 	}
-	if in.Metric == solver.Explicit {
+	if in.Metric == problem.Explicit {
 		if len(in.Matrix) != n*n {
 			t.Fatalf("%s: matrix has %d entries, want %d", name, len(in.Matrix), n*n)
 		}
@@ -140,7 +140,7 @@ func TestOptimalToursMatchOptima(t *testing.T) {
 	if len(tours) != 25 {
 		t.Errorf("found %d optimal tours, want 25", len(tours))
 	}
-	metrics := map[solver.Metric]bool{}
+	metrics := map[problem.Metric]bool{}
 	for _, tp := range tours {
 		name := strings.TrimSuffix(filepath.Base(tp), ".opt.tour")
 		in, err := Read(filepath.Join(dir, name+".tsp"))
@@ -153,15 +153,15 @@ func TestOptimalToursMatchOptima(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		if err := solver.ValidateTour(tour, in.N); err != nil {
+		if err := problem.ValidateTour(tour, in.N); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
-		if got, want := solver.TourLength(in, tour), rows[name].opt; got != want {
+		if got, want := problem.TourLength(in, tour), rows[name].opt; got != want {
 			t.Errorf("%s (%v): optimal tour length %d, optima.csv says %d", name, in.Metric, got, want)
 		}
 		metrics[in.Metric] = true
 	}
-	for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att, solver.Geo} {
+	for _, m := range []problem.Metric{problem.Euc2D, problem.Ceil2D, problem.Att, problem.Geo} {
 		if !metrics[m] {
 			t.Errorf("no optimal tour checked %v", m)
 		}
@@ -169,7 +169,7 @@ func TestOptimalToursMatchOptima(t *testing.T) {
 }
 
 // readData reads NAME.tsp of the TSPLIB folder, skipping when absent.
-func readData(t *testing.T, name string) *solver.Instance {
+func readData(t *testing.T, name string) *problem.Instance {
 	t.Helper()
 	in, err := Read(tsplibdir.Instance(t, name))
 	if err != nil {

@@ -7,18 +7,18 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // WriteInstance writes in as a TSPLIB95 TYPE TSP file that reads back the
 // same: coordinates exactly, or a FULL_MATRIX with DISPLAY_DATA_SECTION,
 // with its COMMENT lines and fixed edges.
-func WriteInstance(w io.Writer, in *solver.Instance) error {
+func WriteInstance(w io.Writer, in *problem.Instance) error {
 	if err := checkWritable(in); err != nil {
 		return err
 	}
 	n := in.N
-	explicit := in.Metric == solver.Explicit
+	explicit := in.Metric == problem.Explicit
 	hasXY := len(in.X) == n && len(in.Y) == n
 	bw := bufio.NewWriterSize(w, 64<<10)
 	writeSpecification(bw, in, explicit, hasXY)
@@ -39,7 +39,7 @@ func WriteInstance(w io.Writer, in *solver.Instance) error {
 
 // checkWritable returns an error when in cannot be written as a TSPLIB
 // file that reads back as the same instance.
-func checkWritable(in *solver.Instance) error {
+func checkWritable(in *problem.Instance) error {
 	if in == nil {
 		return fmt.Errorf("tsplib: WriteInstance: nil instance")
 	}
@@ -47,10 +47,10 @@ func checkWritable(in *solver.Instance) error {
 	if n < 1 {
 		return fmt.Errorf("tsplib: WriteInstance %s: N = %d, want at least 1", in.Name, n)
 	}
-	if _, ok := solver.ParseMetric(in.Metric.String()); !ok {
+	if _, ok := problem.ParseMetric(in.Metric.String()); !ok {
 		return fmt.Errorf("tsplib: WriteInstance %s: unknown metric %v", in.Name, in.Metric)
 	}
-	explicit := in.Metric == solver.Explicit
+	explicit := in.Metric == problem.Explicit
 	if explicit && len(in.Matrix) != n*n {
 		return fmt.Errorf("tsplib: WriteInstance %s: matrix has %d entries, want %d", in.Name, len(in.Matrix), n*n)
 	}
@@ -78,7 +78,7 @@ func checkWritable(in *solver.Instance) error {
 
 // writeSpecification writes the specification part of in's file (NAME
 // to DISPLAY_DATA_TYPE) and its FIXED_EDGES_SECTION, if it has fixed edges.
-func writeSpecification(bw *bufio.Writer, in *solver.Instance, explicit, hasXY bool) {
+func writeSpecification(bw *bufio.Writer, in *problem.Instance, explicit, hasXY bool) {
 	name := in.Name
 	if name == "" {
 		name = "unnamed"
@@ -105,7 +105,7 @@ func writeSpecification(bw *bufio.Writer, in *solver.Instance, explicit, hasXY b
 
 // writeMatrix writes in's EDGE_WEIGHT_SECTION as a full matrix, one row
 // a line.
-func writeMatrix(bw *bufio.Writer, in *solver.Instance) {
+func writeMatrix(bw *bufio.Writer, in *problem.Instance) {
 	n := in.N
 	var buf []byte
 	bw.WriteString("EDGE_WEIGHT_SECTION\n")
@@ -124,7 +124,7 @@ func writeMatrix(bw *bufio.Writer, in *solver.Instance) {
 
 // writeCoords writes one "id x y" line per city (with z for the 3-D
 // metrics), without the section's keyword.
-func writeCoords(bw *bufio.Writer, in *solver.Instance) {
+func writeCoords(bw *bufio.Writer, in *problem.Instance) {
 	is3D := in.Metric.Is3D()
 	var buf []byte
 	for i := 0; i < in.N; i++ {

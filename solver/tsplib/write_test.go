@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // TestTourRoundTrip writes tours and reads them back.
@@ -104,8 +104,8 @@ func TestReadTourMissing(t *testing.T) {
 // reads them back: the same coordinates bit for bit, the same distances.
 func TestWriteInstanceRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	metrics := []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att, solver.Geo, solver.Man2D,
-		solver.Max2D, solver.Euc3D, solver.Man3D, solver.Max3D}
+	metrics := []problem.Metric{problem.Euc2D, problem.Ceil2D, problem.Att, problem.Geo, problem.Man2D,
+		problem.Max2D, problem.Euc3D, problem.Man3D, problem.Max3D}
 	coord := func() float64 {
 		switch rng.IntN(4) {
 		case 0:
@@ -131,12 +131,12 @@ func TestWriteInstanceRoundTrip(t *testing.T) {
 				z[i] = coord()
 			}
 		}
-		if m == solver.Geo {
+		if m == problem.Geo {
 			for i := range x {
 				x[i], y[i] = math.Mod(x[i], 90), math.Mod(y[i], 180)
 			}
 		}
-		in := solver.NewCoordInstance("rt-"+m.String(), m, x, y, z)
+		in := problem.NewCoordInstance("rt-"+m.String(), m, x, y, z)
 		in.Comment = "written\nby the test"
 		if n >= 2 {
 			in.FixedEdges = [][2]int{{0, n - 1}}
@@ -179,7 +179,7 @@ func TestWriteExplicitRoundTrip(t *testing.T) {
 			m[i*n+j] = sym5[i][j]
 		}
 	}
-	in := solver.NewMatrixInstance("m5", n, m)
+	in := problem.NewMatrixInstance("m5", n, m)
 	for _, withXY := range []bool{false, true} {
 		if withXY {
 			in.X, in.Y = []float64{1, 2, 3, 4, 5}, []float64{5, 4, 3, 2, 1.5}
@@ -204,16 +204,16 @@ func TestWriteExplicitRoundTrip(t *testing.T) {
 }
 
 func TestWriteInstanceRejects(t *testing.T) {
-	bad := []*solver.Instance{
+	bad := []*problem.Instance{
 		nil,
-		{Name: "empty", N: 0, Metric: solver.Euc2D},
-		{Name: "short", N: 3, Metric: solver.Euc2D, X: []float64{1}, Y: []float64{1}},
-		{Name: "no-z", N: 1, Metric: solver.Euc3D, X: []float64{1}, Y: []float64{1}},
-		{Name: "nan", N: 1, Metric: solver.Euc2D, X: []float64{math.NaN()}, Y: []float64{1}},
-		{Name: "far", N: 1, Metric: solver.Euc2D, X: []float64{1e9}, Y: []float64{1}},
-		{Name: "matrix", N: 2, Metric: solver.Explicit, Matrix: []int32{0}},
-		{Name: "metric", N: 1, Metric: solver.Metric(99), X: []float64{1}, Y: []float64{1}},
-		{Name: "fixed", N: 2, Metric: solver.Euc2D, X: []float64{1, 2}, Y: []float64{1, 2}, FixedEdges: [][2]int{{0, 2}}},
+		{Name: "empty", N: 0, Metric: problem.Euc2D},
+		{Name: "short", N: 3, Metric: problem.Euc2D, X: []float64{1}, Y: []float64{1}},
+		{Name: "no-z", N: 1, Metric: problem.Euc3D, X: []float64{1}, Y: []float64{1}},
+		{Name: "nan", N: 1, Metric: problem.Euc2D, X: []float64{math.NaN()}, Y: []float64{1}},
+		{Name: "far", N: 1, Metric: problem.Euc2D, X: []float64{1e9}, Y: []float64{1}},
+		{Name: "matrix", N: 2, Metric: problem.Explicit, Matrix: []int32{0}},
+		{Name: "metric", N: 1, Metric: problem.Metric(99), X: []float64{1}, Y: []float64{1}},
+		{Name: "fixed", N: 2, Metric: problem.Euc2D, X: []float64{1, 2}, Y: []float64{1, 2}, FixedEdges: [][2]int{{0, 2}}},
 	}
 	for _, in := range bad {
 		if err := WriteInstance(&bytes.Buffer{}, in); err == nil {

@@ -5,25 +5,25 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // eaxFor returns an EAX on 8 nearest candidates of in.
-func eaxFor(in *solver.Instance) *EAX {
+func eaxFor(in *problem.Instance) *EAX {
 	nb := neighbor.Nearest(in, 8)
 	return &EAX{NB: nb.List, K: nb.K, Fixed: in.FixedEdges}
 }
 
 // checkImproved asserts what Improve must give: a permutation of the
 // reported exact length, no longer than a.
-func checkImproved(t *testing.T, in *solver.Instance, a, out []int32, st EAXStats) {
+func checkImproved(t *testing.T, in *problem.Instance, a, out []int32, st EAXStats) {
 	t.Helper()
 	ci := make([]int, len(out))
 	for i, c := range out {
 		ci[i] = int(c)
 	}
-	if err := solver.ValidateTour(ci, in.N); err != nil {
+	if err := problem.ValidateTour(ci, in.N); err != nil {
 		t.Fatalf("eax: %v", err)
 	}
 	if l := length(in, out); l != st.Length {

@@ -19,7 +19,7 @@ import (
 	"slices"
 )
 
-// Distancer gives the distance of two cities; *solver.Instance is one.
+// Distancer gives the distance of two cities; *problem.Instance is one.
 type Distancer interface {
 	Dist(i, j int) int64
 }

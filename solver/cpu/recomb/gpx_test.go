@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/tsplibdir"
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -28,7 +28,7 @@ var variants = []struct {
 	{"bothways", func() *GPX { return &GPX{BothWays: true} }},
 }
 
-func cross(t *testing.T, g *GPX, in *solver.Instance, a, b []int32) ([]int32, Stats) {
+func cross(t *testing.T, g *GPX, in *problem.Instance, a, b []int32) ([]int32, Stats) {
 	t.Helper()
 	child := make([]int32, len(a))
 	st := g.Cross(in, a, b, length(in, a), length(in, b), child)
@@ -111,7 +111,7 @@ func TestTies(t *testing.T) {
 	for i := 0; i < n; i++ {
 		m[i*n+i] = 0
 	}
-	in := solver.NewMatrixInstance("flat", n, m)
+	in := problem.NewMatrixInstance("flat", n, m)
 	r := rand.New(rand.NewPCG(4, 4))
 	for trial := 0; trial < 20; trial++ {
 		a := randomTour(n, r)
@@ -288,7 +288,7 @@ func TestBruteForce(t *testing.T) {
 // bruteCombos returns the shortest tour made by choosing for each
 // component of the differing edges one parent's edges (every choice
 // enumerated), and the two-portal reference GPX's child length.
-func bruteCombos(in *solver.Instance, a, b []int32) (best, ref int64) {
+func bruteCombos(in *problem.Instance, a, b []int32) (best, ref int64) {
 	n := len(a)
 	ea, eb := edgeSet(a), edgeSet(b)
 	adj := make([][]int32, n)
@@ -422,7 +422,7 @@ func isTour(n int, edges map[[2]int32]bool) bool {
 }
 
 // bruteUnion is the shortest tour whose edges are all parents' edges.
-func bruteUnion(in *solver.Instance, a, b []int32) int64 {
+func bruteUnion(in *problem.Instance, a, b []int32) int64 {
 	n := len(a)
 	adj := make([][]int32, n)
 	for e := range edgeSet(a, b) {

@@ -5,15 +5,15 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // instance generates a uniform instance or fails the test.
-func instance(tb testing.TB, n int, seed uint64) *solver.Instance {
+func instance(tb testing.TB, n int, seed uint64) *problem.Instance {
 	tb.Helper()
 	in, err := gen.Generate("uniform", n, seed)
 	if err != nil {
@@ -32,7 +32,7 @@ func randomTour(n int, r *rand.Rand) []int32 {
 	return t
 }
 
-func length(in *solver.Instance, t []int32) int64 {
+func length(in *problem.Instance, t []int32) int64 {
 	var s int64
 	for i := range t {
 		s += in.Dist(int(t[i]), int(t[(i+1)%len(t)]))
@@ -42,7 +42,7 @@ func length(in *solver.Instance, t []int32) int64 {
 
 // twoOpt improves t in place by first-improvement 2-opt over 8 nearest
 // candidates until no move gains: a plain local optimum for parents.
-func twoOpt(in *solver.Instance, t []int32, nb *neighbor.Lists) {
+func twoOpt(in *problem.Instance, t []int32, nb *neighbor.Lists) {
 	n := len(t)
 	pos := make([]int32, n)
 	for i, c := range t {
@@ -107,13 +107,13 @@ func key(a, b int32) [2]int32 {
 // checkChild asserts what every crossover must give: a permutation,
 // edges of the parents only, every shared edge kept, the reported length
 // exact and no longer than the shorter parent.
-func checkChild(t *testing.T, in *solver.Instance, a, b, child []int32, st Stats) {
+func checkChild(t *testing.T, in *problem.Instance, a, b, child []int32, st Stats) {
 	t.Helper()
 	ci := make([]int, len(child))
 	for i, c := range child {
 		ci[i] = int(c)
 	}
-	if err := solver.ValidateTour(ci, in.N); err != nil {
+	if err := problem.ValidateTour(ci, in.N); err != nil {
 		t.Fatalf("child: %v", err)
 	}
 	union := edgeSet(a, b)
@@ -155,7 +155,7 @@ func perturb(t []int32, k int, r *rand.Rand) {
 }
 
 // fixedRandomTour is a random tour of in with its fixed edges put in.
-func fixedRandomTour(in *solver.Instance, r *rand.Rand) []int32 {
+func fixedRandomTour(in *problem.Instance, r *rand.Rand) []int32 {
 	t := construct.KeepFixed(in, construct.Random(in.N, r))
 	o := make([]int32, len(t))
 	for i, c := range t {
@@ -168,7 +168,7 @@ func fixedRandomTour(in *solver.Instance, r *rand.Rand) []int32 {
 // of it that differ where k random double bridges of a shared 2-opt
 // optimum of its space-filling curve differ, as the members of a
 // population do.
-func optimaPair(tb testing.TB, n int, seed uint64, k int) (*solver.Instance, []int32, []int32) {
+func optimaPair(tb testing.TB, n int, seed uint64, k int) (*problem.Instance, []int32, []int32) {
 	in := instance(tb, n, seed)
 	nb := neighbor.Nearest(in, 8)
 	r := rand.New(rand.NewPCG(seed, seed))

@@ -1,10 +1,10 @@
-package coordtext
+package problem
 
 import "testing"
 
 // TestCoordText gives back each coordinate's text as appended.
 func TestCoordText(t *testing.T) {
-	var ct Text
+	var ct CoordText
 	in := []string{"11.5820", "3.10", "", "1e1", "-0.50", "+7"}
 	for _, s := range in {
 		ct.Append([]byte(s))
@@ -17,8 +17,8 @@ func TestCoordText(t *testing.T) {
 			t.Errorf("point %d column %d: %q, want %q", j/2, j%2, got, "x"+want)
 		}
 	}
-	var none Text
+	var none CoordText
 	if none.Has(0) != true || none.Has(1) {
-		t.Error("an empty Text holds the text of no point")
+		t.Error("an empty CoordText holds the text of no point")
 	}
 }

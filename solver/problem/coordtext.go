@@ -1,13 +1,11 @@
-// Package coordtext keeps the text of a point list's coordinates as its
-// file wrote them, so that a tour written as a point list repeats them.
-package coordtext
+package problem
 
 import "math"
 
-// Text holds the text of a point list's coordinates as its file wrote
+// CoordText holds the text of a point list's coordinates as its file wrote
 // them, both columns of every point in one buffer: a million points cost
 // their bytes and four bytes of offset each, not a string each.
-type Text struct {
+type CoordText struct {
 	buf []byte
 	end []uint32 // end[2*i+k]: the end in buf of point i's column k
 	// over: the text passed 4 GiB and was dropped (Has is false)
@@ -16,7 +14,7 @@ type Text struct {
 
 // Append adds the text of the next coordinate, column 0 then column 1 of
 // each point in turn.
-func (t *Text) Append(text []byte) {
+func (t *CoordText) Append(text []byte) {
 	if t.over {
 		return
 	}
@@ -29,11 +27,11 @@ func (t *Text) Append(text []byte) {
 }
 
 // Has reports whether t holds the text of all n points' coordinates.
-func (t *Text) Has(n int) bool { return t != nil && !t.over && len(t.end) == 2*n }
+func (t *CoordText) Has(n int) bool { return t != nil && !t.over && len(t.end) == 2*n }
 
 // AppendTo appends the text of point i's coordinate in column k (0 or 1)
 // to dst.
-func (t *Text) AppendTo(dst []byte, i, k int) []byte {
+func (t *CoordText) AppendTo(dst []byte, i, k int) []byte {
 	j := 2*i + k
 	var start uint32
 	if j > 0 {

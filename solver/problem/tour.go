@@ -1,10 +1,10 @@
-package solver
+package problem
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
 	"sync/atomic"
-
-	"github.com/tsplab/tsplab/solver/internal/parallel"
 )
 
 // ValidateTour checks that t is a permutation of 0..n-1.
@@ -93,8 +93,20 @@ func TourLength[C City](in *Instance, t []C) int64 {
 	if len(t) < parallelLengthFrom {
 		return edgeSum(in, t, 0, len(t))
 	}
-	var s atomic.Int64
-	parallel.For(len(t), func(lo, hi int) { s.Add(edgeSum(in, t, lo, hi)) })
+	// The workers take chunks from a shared counter, so that a core slowed
+	// by others' work does not hold the sum back.
+	n, w := len(t), runtime.GOMAXPROCS(0)
+	chunk := max(1<<14, n/(8*w))
+	var s, next atomic.Int64
+	var wg sync.WaitGroup
+	for range w {
+		wg.Go(func() {
+			for lo := int(next.Add(int64(chunk))) - chunk; lo < n; lo = int(next.Add(int64(chunk))) - chunk {
+				s.Add(edgeSum(in, t, lo, min(lo+chunk, n)))
+			}
+		})
+	}
+	wg.Wait()
 	return s.Load()
 }
 
