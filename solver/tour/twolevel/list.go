@@ -13,19 +13,20 @@ import "math"
 type List struct {
 	seg, id, nx, pv []int32 // by city
 	// by segment
-	rev                         []bool
-	first, last, rank, snx, spv []int32
-	free                        []int32 // unused segment ids
-	m, base                     int     // segments in use, and at a rebuild
-	group                       int     // cities a segment at a rebuild
-	buf, sbuf                   []int32
+	rev                               []bool
+	first, last, rank, size, snx, spv []int32
+	m, group                          int // segments, and cities a segment at a build
+	buf, sbuf                         []int32
 }
 
 // New returns the list of the tour t (a permutation of 0..len(t)-1).
 func New(t []int32) *List {
 	n := len(t)
-	g := max(8, int(math.Sqrt(float64(n))))
-	l := &List{seg: make([]int32, n), id: make([]int32, n), nx: make([]int32, n), pv: make([]int32, n), group: g}
+	g := n // one segment below 64 cities
+	if n >= 64 {
+		g = int(math.Sqrt(float64(n)) / 2)
+	}
+	l := &List{seg: make([]int32, n), id: make([]int32, n), nx: make([]int32, n), pv: make([]int32, n), group: max(g, 1)}
 	l.build(t)
 	return l
 }
@@ -33,15 +34,10 @@ func New(t []int32) *List {
 // build lays t out in segments of l.group cities.
 func (l *List) build(t []int32) {
 	n := len(t)
-	m := (n + l.group - 1) / l.group
-	cap := 2*m + 4
-	l.rev = make([]bool, cap)
-	l.first, l.last, l.rank = make([]int32, cap), make([]int32, cap), make([]int32, cap)
-	l.snx, l.spv = make([]int32, cap), make([]int32, cap)
-	l.free = l.free[:0]
-	for s := cap - 1; s >= m; s-- {
-		l.free = append(l.free, int32(s))
-	}
+	m := max(1, n/l.group)
+	l.rev = make([]bool, m)
+	l.first, l.last, l.rank, l.size = make([]int32, m), make([]int32, m), make([]int32, m), make([]int32, m)
+	l.snx, l.spv = make([]int32, m), make([]int32, m)
 	for s := 0; s < m; s++ {
 		lo, hi := s*n/m, (s+1)*n/m
 		for i := lo; i < hi; i++ {
@@ -54,10 +50,10 @@ func (l *List) build(t []int32) {
 				l.nx[c] = t[i+1]
 			}
 		}
-		l.first[s], l.last[s], l.rank[s] = t[lo], t[hi-1], int32(s)
+		l.first[s], l.last[s], l.rank[s], l.size[s] = t[lo], t[hi-1], int32(s), int32(hi-lo)
 		l.snx[s], l.spv[s] = int32((s+1)%m), int32((s+m-1)%m)
 	}
-	l.m, l.base = m, m
+	l.m = m
 }
 
 // N is the number of cities.
@@ -108,9 +104,9 @@ func (l *List) key(a int32) int64 {
 	s := l.seg[a]
 	k := int64(l.id[a])
 	if l.rev[s] {
-		k = math.MaxInt32 - k
+		k = -k
 	}
-	return int64(l.rank[s])<<32 | k
+	return int64(l.rank[s])<<32 + k + 1<<31
 }
 
 // Between reports whether b lies on the tour path from a forward to c
@@ -143,24 +139,30 @@ func (l *List) Flip(b, c int32) {
 	}
 	sb, sc := l.seg[b], l.seg[c]
 	if sb == sc {
-		if l.key(b) <= l.key(c) {
-			l.reverseIn(sb, b, c)
-		} else {
+		if l.key(b) > l.key(c) {
 			l.Flip(l.Next(c), l.Prev(b))
+			return
 		}
-		return
+		// a short path in place, a long one as its own segment
+		if k := l.id[c] - l.id[b]; 4*max(k, -k) < 3*l.size[sb] || l.m < 3 {
+			l.reverseIn(sb, b, c)
+			return
+		}
 	}
 	// the side with fewer segments
 	if k := (int(l.rank[sc]) - int(l.rank[sb]) + l.m) % l.m; 2*k > l.m {
 		l.Flip(l.Next(c), l.Prev(b))
 		return
 	}
-	l.splitBefore(b)
+	l.splitBefore(b, sb == sc, false)
 	if c != l.tail(l.seg[c]) {
-		l.splitBefore(l.Next(c))
+		// the part after c moves on unless that is b's segment; with b
+		// it always moves on
+		sb, sc := l.seg[b], l.seg[c]
+		l.splitBefore(l.Next(c), l.snx[sc] == sb, sb == sc)
 	}
 	l.reverseRun(l.seg[b], l.seg[c])
-	if l.m > 2*l.base {
+	if l.size[l.seg[b]] > int32(8*l.group) || l.size[l.seg[c]] > int32(8*l.group) {
 		l.buf = l.Tour(l.buf[:0])
 		l.build(l.buf)
 	}
@@ -207,56 +209,85 @@ func (l *List) reverseIn(s, x, y int32) {
 	}
 }
 
-// splitBefore makes b the first city of a segment in tour order, the
-// smaller part of its segment moving to a new one.
-func (l *List) splitBefore(b int32) {
+// splitBefore makes b the first city of its segment in tour order: the
+// smaller part of its segment, the cities before b or those from b on,
+// joins the segment before or after it; with back the cities before b
+// always move, with on those from b.
+func (l *List) splitBefore(b int32, back, on bool) {
 	s := l.seg[b]
-	if b == l.head(s) {
+	h := l.head(s)
+	if b == h {
 		return
 	}
-	x := b // the stored cut: first..x and nx[x]..last
-	if !l.rev[s] {
-		x = l.pv[b]
+	nb := l.id[b] - l.id[h] // the cities before b
+	if nb < 0 {
+		nb = -nb
 	}
-	y := l.nx[x]
-	t := l.free[len(l.free)-1]
-	l.free = l.free[:len(l.free)-1]
-	l.m++
-	l.rev[t] = l.rev[s]
-	sizeA := l.id[x] - l.id[l.first[s]] + 1
-	sizeB := l.id[l.last[s]] - l.id[y] + 1
-	var after bool // t follows s in tour order
-	var from, to int32
-	if sizeA <= sizeB {
-		l.first[t], l.last[t], l.first[s] = l.first[s], x, y
-		from, to = l.first[t], x
-		after = l.rev[s]
-	} else {
-		l.first[t], l.last[t], l.last[s] = y, l.last[s], x
-		from, to = y, l.last[t]
-		after = !l.rev[s]
+	p := l.buf[:0]
+	// the smaller part moves, unless its new segment is large already
+	mb, mf := nb, l.size[s]-nb
+	if big := int32(2 * l.group); l.size[l.spv[s]] > big {
+		mb += big
+	} else if l.size[l.snx[s]] > big {
+		mf += big
 	}
-	for c := from; ; c = l.nx[c] {
-		l.seg[c] = t
-		if c == to {
-			break
+	if back || (!on && mb <= mf) {
+		for c := h; c != b; c = l.Next(c) {
+			p = append(p, c)
 		}
-	}
-	if after {
-		n := l.snx[s]
-		l.snx[s], l.spv[t], l.snx[t], l.spv[n] = t, s, n, t
+		if l.rev[s] {
+			l.last[s] = b
+		} else {
+			l.first[s] = b
+		}
+		l.moveTo(p, l.spv[s], false)
 	} else {
-		p := l.spv[s]
-		l.snx[p], l.spv[t], l.snx[t], l.spv[s] = t, p, s, t
+		t := l.tail(s)
+		for c := b; ; c = l.Next(c) {
+			p = append(p, c)
+			if c == t {
+				break
+			}
+		}
+		if l.rev[s] {
+			l.first[s] = l.nx[b]
+		} else {
+			l.last[s] = l.pv[b]
+		}
+		l.moveTo(p, l.snx[s], true)
 	}
-	l.renumber(s)
+	l.size[s] -= int32(len(p))
+	l.buf = p
 }
 
-// renumber ranks the segments along the tour from s.
-func (l *List) renumber(s int32) {
-	for i := 0; i < l.m; i++ {
-		l.rank[s] = int32(i)
-		s = l.snx[s]
+// moveTo puts the cities p, in tour order, at the head or the tail of
+// segment s in tour order.
+func (l *List) moveTo(p []int32, s int32, head bool) {
+	app := head == l.rev[s] // appended after last, else put before first
+	for i := range p {
+		c := p[i]
+		if head {
+			c = p[len(p)-1-i]
+		}
+		l.seg[c] = s
+		if app {
+			e := l.last[s]
+			l.id[c], l.pv[c], l.nx[e], l.last[s] = l.id[e]+1, e, c, c
+		} else {
+			f := l.first[s]
+			l.id[c], l.nx[c], l.pv[f], l.first[s] = l.id[f]-1, f, c, c
+		}
+	}
+	l.size[s] += int32(len(p))
+	if l.id[l.first[s]] < -1<<30 || l.id[l.last[s]] > 1<<30 {
+		i := int32(0)
+		for c := l.first[s]; ; c = l.nx[c] {
+			l.id[c] = i
+			i++
+			if c == l.last[s] {
+				break
+			}
+		}
 	}
 }
 
