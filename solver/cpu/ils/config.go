@@ -63,7 +63,7 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 	solver.Float(OptPartDeep, func(o *ilsOptions) *float64 { return &o.partDeep }, 10, 0, 1e6,
 		"partition search: kicks per city made with sequential moves of depth 1 before they take the depth option's steps (0: from the start)").Experimental(),
 	solver.Enum(OptSolo, func(o *ilsOptions) *bool { return &o.solo }, "off", []string{"off", "lk"}, []bool{false, true},
-		"partition search on one worker: the whole tour searched at once instead, by Lin–Kernighan steps on a two-level list with local double-bridge kicks (lk)").Experimental(),
+		"partition search on one worker: the whole tour searched at once instead, by Lin–Kernighan steps on a two-level list with local double-bridge kicks (lk; not with fixed edges)").Experimental(),
 	solver.Enum(OptWindows, func(o *ilsOptions) *strategy.Toggle { return &o.win.mode }, "auto", []string{"auto", "on", "off"},
 		[]strategy.Toggle{strategy.ByStrategy, strategy.On, strategy.Off},
 		"auto on a time limit: the partition search hands over, once its gain a second falls low, to the population search on windows of the tour, cells of the plane each holding the tour's paths through it, searched on their own cores and spliced back when shorter, the cuts turning every round (auto: from 50,000 to 400,000 cities on a limit of 30 s or more with 1 ms of cores × time limit a city; on: from 50,000)").Experimental(),

@@ -315,7 +315,7 @@ func partLayout(n, w, size int) (p, rep int) {
 // took no stretch) and a warning when it stopped on an error.
 func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (*solver.WindowsAccount, string) {
 	c := env.Control
-	if env.Opts.Solo && env.Workers == 1 {
+	if env.Opts.Solo && env.Workers == 1 && len(env.In.FixedEdges) == 0 { // solo.go keeps no fixed edge
 		c.SetPhase(solver.PhaseSearch)
 		runSolo(env, t0, nbOdd, d)
 		return nil, ""

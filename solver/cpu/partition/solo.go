@@ -112,7 +112,7 @@ func (s *solo) undo(mark int) {
 // or stop says so; the cities of every improving step are queued again.
 func (s *solo) drain(stop func() bool) {
 	for i := 0; len(s.queue) > 0; i++ {
-		if i&255 == 255 && stop() {
+		if i&255 == 0 && stop() {
 			return
 		}
 		t1 := s.queue[0]
