@@ -135,12 +135,6 @@ const (
 	// the size from which that engine runs it
 	// (docs/DECISIONS.md#partition-beside).
 	GPUWindowsMinN = PartitionMinN
-	// GPUAlphaMaxN is the size below which GPU auto's partition search
-	// (from PartitionMinN) takes, once they are there, the alpha-nearness
-	// lists of an ascent on the GPU beside its first rounds: ahead on
-	// 85,900 and 100,000 cities by the mean of 10 and 30 s; larger
-	// instances were not measured (docs/DECISIONS.md#gpu-alpha-beside).
-	GPUAlphaMaxN = GPUEarlyMinN
 	// GPUStartMinN is the size from which GPU auto starts from a 2-opt +
 	// Or-opt local optimum found on the GPU (2opt-or) instead of its
 	// engines' own start tours: ahead at a million cities, mixed below

@@ -127,12 +127,6 @@ func Decide(f Facts) Strategy {
 		s.Restart = RestartStall
 	}
 	s.Windows = auto && s.Search == Partition && windowsOn(f)
-	if f.Engine == GPUAuto && f.Devices.GPU && s.Search == Partition && f.N < GPUAlphaMaxN && !s.CrowdSetUp &&
-		f.TimeLimit > 0 && f.Kicks == 0 {
-		// the ascent runs on the GPU beside the search, whose pieces
-		// start on the mixed lists (docs/DECISIONS.md#gpu-alpha-beside)
-		s.LocalSearch.Lists = Alpha
-	}
 	s.Start = start(f, s.CrowdSetUp)
 	s.GPU = gpuRoles(f, s.Search)
 	if s.Start == StartGPUDescent {

@@ -17,8 +17,6 @@ func TestDecide(t *testing.T) {
 	with := func(f Facts, edit func(*Facts)) Facts { edit(&f); return f }
 	deepMixed := deep
 	deepMixed.Lists = Mixed
-	largeAlpha := large
-	largeAlpha.Lists = Alpha
 	merged := func(f Facts) Facts { f.Options.Merge = BySize(f.N).Merge; return f }
 	gpu := func(f Facts) Facts {
 		f.Engine, f.Devices = GPUAuto, Devices{GPU: true, OrSpan: true}
@@ -66,13 +64,9 @@ func TestDecide(t *testing.T) {
 		{"GPU auto pop: the pool", gpu(auto(5000, 2, 10*sec)), Strategy{Search: Population, LocalSearch: popSearch(5000), GPU: GPU{Ascent: true, Pool: true}}},
 		{"GPU auto partition off: no windows", with(gpu(auto(50000, 2, 10*sec)), func(f *Facts) { f.Options.Partition = Off }),
 			Strategy{Search: Merged, LocalSearch: large, GPU: GPU{Ascent: true}}},
-		{"GPU auto windows, alpha lists", gpu(auto(100000, 2, 10*sec)), Strategy{Search: Partition, LocalSearch: largeAlpha, GPU: GPU{Ascent: true, Windows: true}}},
+		{"GPU auto windows", gpu(auto(100000, 2, 10*sec)), Strategy{Search: Partition, LocalSearch: large, GPU: GPU{Ascent: true, Windows: true}}},
 		{"GPU auto windows off", with(gpu(auto(100000, 2, 10*sec)), func(f *Facts) { f.Options.NoWindows = true }),
-			Strategy{Search: Partition, LocalSearch: largeAlpha, GPU: GPU{Ascent: true}}},
-		{"GPU auto by kicks: mixed lists", with(gpu(auto(100000, 2, 0)), func(f *Facts) { f.Kicks = 10 }),
-			Strategy{Search: Partition, LocalSearch: large, GPU: GPU{Ascent: true, Windows: true}}},
-		{"GPU auto crowded: mixed lists", with(gpu(auto(100000, 2, 10*sec)), func(f *Facts) { f.Limits.CrowdedMinPerWorker = 1000 }),
-			Strategy{Search: Partition, LocalSearch: large, Crowded: true, CrowdSetUp: true, Start: StartCurve, GPU: GPU{Ascent: true, Windows: true}}},
+			Strategy{Search: Partition, LocalSearch: large, GPU: GPU{Ascent: true}}},
 		{"GPU auto early and descent", gpu(auto(200000, 16, 4*sec)), Strategy{Search: Partition, LocalSearch: large, Start: StartGPUDescent,
 			GPU: GPU{Ascent: true, Early: true, Windows: true, StartDescent: time.Second}}},
 		{"GPU auto, long: no descent", gpu(auto(200000, 16, 60*sec)), Strategy{Search: Partition, Windows: true, LocalSearch: large, Start: StartGPUDescent,
