@@ -87,9 +87,9 @@ race: deps
 # The checks that hold a search's quality or time a real engine on the
 # wall clock skip under the race detector, which slows them five- to
 # tenfold; this tier runs them without it.
-PLAIN_TESTS := ^(TestRepeatsPr2392|TestBoundBelowOptimumTSPLIB|TestBoundQualityTSPLIB|TestThoroughBoundConvergesOnTheSphere|TestAppFollowsEachImprovementOfAuto|TestCompareTimesComeFromTheRunsOwnSnapshots)$$
+PLAIN_TESTS := ^(TestParsePointsTenMillion|TestRepeatsPr2392|TestBoundBelowOptimumTSPLIB|TestBoundQualityTSPLIB|TestThoroughBoundConvergesOnTheSphere|TestAppFollowsEachImprovementOfAuto|TestCompareTimesComeFromTheRunsOwnSnapshots)$$
 plain: deps
-	$(GO) test -run '$(PLAIN_TESTS)' ./solver/bound ./solver/cpu/ils ./app
+	$(GO) test -run '$(PLAIN_TESTS)' ./solver/instfile ./solver/bound ./solver/cpu/ils ./app
 
 # The toolkit pulls a driver library (libcuda1) and switches the system's
 # GLX to NVIDIA's: `make test` installs it only under CI (CI=true) or when
