@@ -12,23 +12,38 @@ if [ "${1:-}" != nofatbin ]; then
 command -v nvcc >/dev/null 2>&1 || sh scripts/cuda-toolkit.sh
 NVCC=${NVCC:-nvcc}
 OUT=gpu/device/kernels.fatbin
+# -use_fast_math: the kernels rank moves in float; every applied move is
+# re-checked with exact integer distances on the CPU (gpu/doc.go, "Exactness").
+# -compress-all: the SASS images compressed too (the driver inflates them
+# when it loads the module), a fatbin of about 40 % the size.
+FLAGS="-O3 -use_fast_math -fatbin -Xfatbin -compress-all -I gpu/device
+	-gencode arch=compute_70,code=sm_70
+	-gencode arch=compute_80,code=sm_80
+	-gencode arch=compute_90,code=sm_90
+	-gencode arch=compute_90,code=compute_90"
+# A fatbin built before from the same sources, flags and nvcc is taken
+# from the user's cache (TSPLAB_FATBIN_CACHE moves it): nvcc takes
+# minutes of both cores for the four targets.
+CACHE=${TSPLAB_FATBIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tsplab/fatbin}
+KEY=$({ $NVCC --version; echo "$FLAGS"; for f in $(find gpu -name '*.cu' -o -name '*.cuh' -o -name '*.h' | LC_ALL=C sort); do echo "$f"; cat "$f"; done; } | sha256sum | cut -c1-32)
+if [ -f "$CACHE/$KEY.fatbin" ]; then
+	cp "$CACHE/$KEY.fatbin" "$OUT"
+	echo "built $OUT ($(wc -c <"$OUT") bytes): the same sources' kernels from $CACHE"
+else
 UNITY=$(mktemp -d)/kernels.cu
 # one translation unit, the files in the order of their names
 for f in $(find gpu -name '*.cu' | awk -F/ '{print $NF, $0}' | LC_ALL=C sort | cut -d' ' -f2); do
 	printf '#include "%s"\n' "$PWD/$f" >>"$UNITY"
 done
-# -use_fast_math: the kernels rank moves in float; every applied move is
-# re-checked with exact integer distances on the CPU (gpu/doc.go, "Exactness").
-# -compress-all: the SASS images compressed too (the driver inflates them
-# when it loads the module), a fatbin of about 40 % the size.
-$NVCC -O3 -use_fast_math -fatbin -Xfatbin -compress-all -I gpu/device \
-	-gencode arch=compute_70,code=sm_70 \
-	-gencode arch=compute_80,code=sm_80 \
-	-gencode arch=compute_90,code=sm_90 \
-	-gencode arch=compute_90,code=compute_90 \
-	-o "$OUT" "$UNITY"
+# -t 0: the four targets compiled at once, one a core (the same fatbin).
+# shellcheck disable=SC2086 # FLAGS is split into nvcc's arguments
+$NVCC -t 0 $FLAGS -o "$OUT" "$UNITY"
 rm -f "$UNITY"
 echo "built $OUT ($(wc -c <"$OUT") bytes)"
+if mkdir -p "$CACHE" 2>/dev/null && cp "$OUT" "$CACHE/$KEY.fatbin.$$" 2>/dev/null; then
+	mv "$CACHE/$KEY.fatbin.$$" "$CACHE/$KEY.fatbin"
+fi
+fi
 fi
 [ "${1:-}" = fatbin ] && exit 0
 # On x86-64 the binaries link internal/cudaload's empty libcuda.so, so

@@ -189,6 +189,13 @@ func (l *lineReader) waitFor(t *testing.T, s string) {
 	}
 }
 
+// has reports whether a line read so far contains s.
+func (l *lineReader) has(s string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Contains(l.text.String(), s)
+}
+
 // all returns what was read, waiting briefly for the end of the stream.
 func (l *lineReader) all() string {
 	select {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -126,6 +128,10 @@ func TestBinaryBoundSignal(t *testing.T) {
 	p := genInstance(t, 200_000)
 	for _, after := range []time.Duration{300 * time.Millisecond, 2 * time.Second} {
 		cmd, out, stderr := start(t, "bound", p, "--backend", "cpu")
+		// The delay counts from the reading of the instance, which comes
+		// after tsp takes its signals: a loaded machine may take longer
+		// than the delay to start the process at all.
+		waitOpened(t, cmd.Process.Pid, p, stderr)
 		time.Sleep(after)
 		sent := time.Now()
 		cmd.Process.Signal(syscall.SIGTERM)
@@ -146,4 +152,30 @@ func TestBinaryBoundSignal(t *testing.T) {
 		}
 		t.Logf("SIGTERM after %v: exited in %v", after, took)
 	}
+}
+
+// waitOpened waits up to 60 s until process pid has file p open, or has
+// said its first iteration on stderr (it read p sooner than a look
+// could see), or has ended.
+func waitOpened(t *testing.T, pid int, p string, stderr *lineReader) {
+	t.Helper()
+	fds := fmt.Sprintf("/proc/%d/fd", pid)
+	if _, err := os.Stat(fds); err != nil {
+		t.Skipf("no %s to see the instance opened: %v", fds, err)
+	}
+	for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(time.Millisecond) {
+		links, err := os.ReadDir(fds)
+		if err != nil {
+			return // ended: the caller sees how
+		}
+		for _, l := range links {
+			if target, _ := os.Readlink(filepath.Join(fds, l.Name())); target == p {
+				return
+			}
+		}
+		if stderr.has("iteration") {
+			return
+		}
+	}
+	t.Fatalf("tsp bound did not open %s within a minute", p)
 }

@@ -43,6 +43,9 @@ func europe200(t *testing.T) *solver.Instance {
 // the same ascent over the complete graph, whose bound more steps no
 // longer raise.
 func TestThoroughBoundConvergesOnTheSphere(t *testing.T) {
+	if raceDetector {
+		t.Skip("a quality check: make test runs it without -race")
+	}
 	in := europe200(t)
 	ctx := context.Background()
 	ref, err := Compute(ctx, in, Options{Thorough: true, Neighbors: in.N - 1})

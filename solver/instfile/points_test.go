@@ -248,10 +248,15 @@ func (r *linesReader) Read(p []byte) (int, error) {
 }
 
 // TestParsePointsTenMillion reads ten million lines: the reader is linear
-// in time and memory (about 40 bytes a point kept).
+// in time and memory (about 40 bytes a point kept). The reader is one
+// goroutine's; under the race detector the ten million lines take some
+// 100 CPU-s, so make test runs it without (make plain).
 func TestParsePointsTenMillion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10 million lines: not with -short")
+	}
+	if raceOn {
+		t.Skip("10 million lines: make test runs it without -race")
 	}
 	const n = 10_000_000
 	in, err := ParsePoints(&linesReader{n: n}, "big.csv")
