@@ -453,7 +453,10 @@ func (r *Runner) finish(seg int, o solveOutcome) (Progress, bool) {
 		r.state = Paused
 	} else {
 		r.state = Done
-		if r.params.TimeLimit <= 0 || !res.Stopped {
+		// a run is complete unless it was interrupted: one that ended at its
+		// time limit, its target or the optimum shows full progress,
+		// whichever clock measured its elapsed time
+		if r.params.TimeLimit <= 0 || res.StopReason != solver.StopInterrupt {
 			pr.Fraction = 1
 		}
 	}
