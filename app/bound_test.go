@@ -42,6 +42,14 @@ func TestPaneShowsLowerBound(t *testing.T) {
 	if v := p.numbers.value["Gap"].Text; !strings.HasPrefix(v, "at most ") || !strings.Contains(v, "above the lower bound") {
 		t.Errorf("Gap shows %q", v)
 	}
+	// the pane's gap is the run record's
+	rep, _, err := p.record(true)
+	if err != nil || rep.GapAbove != "lower_bound" || rep.GapPercent == nil {
+		t.Fatalf("record %+v, %v", rep, err)
+	}
+	if v, want := p.numbers.value["Gap"].Text, fmt.Sprintf("at most %.2f %%", *rep.GapPercent); !strings.HasPrefix(v, want) {
+		t.Errorf("Gap shows %q, the record %q", v, want)
+	}
 }
 
 // A run starts from the best bound earlier runs proved on the same

@@ -553,15 +553,21 @@ func (p *Pane) setLengths(length, best int64) {
 		return
 	}
 	set("Best", p.in.HumanLength(best))
-	if g, ok := solver.GapPercent(best, p.shown().Optimum); ok {
+	lb := p.bound.value
+	if p.isPath() {
+		lb = 0 // a tour's bound is no path's
+	}
+	// the run record's rule (report.GapOf), in the pane's words
+	switch g, above := report.GapOf(p.shown(), best, lb); above {
+	case "optimum":
 		v := fmt.Sprintf("%.2f %%", g)
 		if p.otherOptimal(best) {
 			v += " (another optimal tour)"
 		}
 		set("Gap", v)
-	} else if lb := p.bound.value; lb > 0 && !p.isPath() {
+	case "lower_bound":
 		set("Gap", p.gapOverBound(best, lb))
-	} else {
+	default:
 		set("Gap", "optimum unknown")
 	}
 }

@@ -167,12 +167,26 @@ func New(in *solver.Instance, r solver.Result) Report {
 		v := est / math.Pow10(in.ScaleExp)
 		rep.OptimumEstimate = &v
 	}
-	if in.HasOptimum() {
-		if g, ok := in.Gap(r.Length); ok && !math.IsNaN(g) && !math.IsInf(g, 0) {
-			rep.GapPercent, rep.GapAbove = &g, "optimum"
-		}
+	if g, above := GapOf(in, r.Length, 0); above != "" {
+		rep.GapPercent, rep.GapAbove = &g, above
 	}
 	return rep
+}
+
+// GapOf is the record's gap of a tour of length on in, in percent, and
+// what it is above: "optimum" when in has one, else "lower_bound" when lb
+// (a proven lower bound, 0: none) is positive, else "" (no gap). The
+// record and the app's live numbers both take it.
+func GapOf(in *solver.Instance, length, lb int64) (g float64, above string) {
+	if in.HasOptimum() {
+		if g, ok := in.Gap(length); ok && !math.IsNaN(g) && !math.IsInf(g, 0) {
+			return g, "optimum"
+		}
+	}
+	if lb > 0 {
+		return 100 * float64(length-lb) / float64(lb), "lower_bound"
+	}
+	return 0, ""
 }
 
 // SetLowerBound records lb, a proven lower bound in in's units, and the
