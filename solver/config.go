@@ -319,7 +319,7 @@ func (s *Spec[C]) declared() OptionSet {
 // range. An option whose default is computed (Auto) and that p does not
 // set is left zero for the engine to fill. A bad value, or an Extra key
 // that is not one of the options, is a *ParamError naming the flag, the
-// value and the range.
+// value and the range. A Params.Config of type func(*C) then changes C.
 func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 	var c C
 	set := s.declared()
@@ -360,6 +360,9 @@ func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 			return c, err
 		}
 		d.set(&c, canon, v)
+	}
+	if set, ok := p.Config.(func(*C)); ok && set != nil {
+		set(&c)
 	}
 	return c, nil
 }

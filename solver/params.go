@@ -33,6 +33,10 @@ type Params struct {
 	// Extra carries the engine's options by name ("blocks": "4224",
 	// "pivot": "rkbi", ...): Set and the engines' declarations read it.
 	Extra map[string]string `json:"extra,omitempty"`
+	// Config, when set, is a func(*C) for the config C the engine's Spec
+	// parses into: settings made in code, typed, which change C once its
+	// defaults on the instance are read. Front ends give text (Extra).
+	Config any `json:"-"`
 
 	// prepared is the config Prepare made for one engine and instance
 	// (nil: none); read, the settings as Read or Prepare read them.
