@@ -14,6 +14,7 @@ import (
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/cpu/climb"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/solver/cpu/population"
 	"github.com/tsplab/tsplab/solver/enginetest"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/neighbor"
@@ -37,7 +38,7 @@ func budgetParams(name string, seed uint64, workers int) solver.Params {
 	case "2opt-climb", "swap-climb":
 		p = withOpts(p, climb.OptRestarts+"=3")
 	case "pop":
-		p = withOpts(p, OptKicks+"=300")
+		p.Config = func(o *population.Config) { o.Kicks = 300 }
 	default:
 		p.Config = func(o *ilsOptions) { o.kicks = 300 }
 	}
