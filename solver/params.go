@@ -35,7 +35,8 @@ type Params struct {
 	Extra map[string]string `json:"extra,omitempty"`
 	// Config, when set, is a func(*C) for the config C the engine's Spec
 	// parses into: settings made in code, typed, which change C once its
-	// defaults on the instance are read. Front ends give text (Extra).
+	// defaults on the instance and any text (Extra) are read; a func of
+	// another config is not called. Front ends give text.
 	Config any `json:"-"`
 
 	// prepared is the config Prepare made for one engine and instance
