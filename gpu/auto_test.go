@@ -2,7 +2,6 @@ package gpu
 
 import (
 	"context"
-	"maps"
 	"testing"
 	"time"
 
@@ -16,48 +15,6 @@ import (
 	"github.com/tsplab/tsplab/solver/strategy"
 )
 
-// TestPrepareAuto: GPU auto reads its config once: its own options
-// (the windows' window and wsegment as their kick segment; segment, fixed
-// in CPU auto, refused; the
-// early or-ils without global passes; the windows off when beside is
-// given 0; a bad wsegment refused) and CPU auto's from the others (a bad
-// one refused). The caller's options are left alone.
-func TestPrepareAuto(t *testing.T) {
-	in := gputest.HostInstance(50000, 1)
-	for _, c := range []struct {
-		extra     map[string]string
-		window    int
-		seg       int
-		noWindows bool
-		ok        bool
-	}{
-		{nil, 1024, 30, false, true},
-		{map[string]string{ils.OptWindowSegment: "50", ils.OptWindow: "512"}, 512, 50, false, true},
-		{map[string]string{"segment": "100000"}, 0, 0, false, false},
-		{map[string]string{ils.OptBeside: "0"}, 1024, 30, true, true},
-		{map[string]string{ils.OptWindowSegment: "0"}, 0, 0, false, false},
-		{map[string]string{cpuils.OptPartition: "sometimes"}, 0, 0, false, false},
-	} {
-		before := maps.Clone(c.extra)
-		set, err := prepareAuto(in, solver.Params{Extra: c.extra})
-		if (err == nil) != c.ok {
-			t.Fatalf("%v: error %v, want ok=%v", c.extra, err, c.ok)
-		}
-		if !maps.Equal(before, c.extra) {
-			t.Fatalf("the caller's options changed: %v, were %v", c.extra, before)
-		}
-		if !c.ok {
-			continue
-		}
-		if set.windows.Window != c.window || set.windows.Segment != c.seg || set.noWindows != c.noWindows {
-			t.Errorf("%v: %+v", c.extra, set)
-		}
-		if set.early.Global != 0 || set.windows.Global == 0 || set.early.Window != set.windows.Window {
-			t.Errorf("%v: early %+v, windows %+v", c.extra, set.early, set.windows)
-		}
-	}
-}
-
 // TestAutoPartitionOff: with a GPU present and partition=off from 50,000
 // cities, GPU auto's one decision, from CPU auto's facts with every option
 // given, takes no partition search, so the CPU run is handed no GPU
@@ -66,42 +23,23 @@ func TestPrepareAuto(t *testing.T) {
 func TestAutoPartitionOff(t *testing.T) {
 	in := gputest.HostInstance(strategy.PartitionMinN, 3)
 	for _, c := range []struct {
-		extra   map[string]string
-		windows bool
+		settings []string // CPU auto's config is its package's own: its options as --opt gives them
+		windows  bool
 	}{
 		{nil, true},
-		{map[string]string{cpuils.OptPartition: "off"}, false},
+		{[]string{cpuils.OptPartition + "=off"}, false},
 	} {
-		p := solver.Params{Workers: 2, TimeLimit: 10 * time.Second, Extra: c.extra}
+		p := withOpts(t, solver.Params{Workers: 2, TimeLimit: 10 * time.Second}, c.settings...)
 		cfg, err := prepareAuto(in, p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		st := decideAuto(in, p, p.TimeLimit, cfg)
 		if st.GPU.Windows != c.windows || (st.Search == strategy.Partition) != c.windows || !st.GPU.Ascent {
-			t.Fatalf("%v: %v, windows %v", c.extra, st, st.GPU.Windows)
+			t.Fatalf("%v: %v, windows %v", c.settings, st, st.GPU.Windows)
 		}
 		if cpuAlone(st, false) == c.windows {
-			t.Errorf("%v: the account's CPU alone is %v", c.extra, cpuAlone(st, false))
-		}
-	}
-}
-
-// TestCPUParams: the CPU auto engine gets GPU auto's parameters on the
-// CPU backend with the time limit as it was,
-// the options but GPU auto's own as they were, and GPU auto's own options
-// are read alone; the caller's are left alone.
-func TestCPUParams(t *testing.T) {
-	for _, left := range []time.Duration{20 * time.Second, time.Hour} {
-		extra := map[string]string{ils.OptWindow: "512", "kicks": "10"}
-		p := solver.Params{Backend: solver.BackendGPU, Seed: 4, TimeLimit: left, Extra: extra}
-		own, q := splitParams(p)
-		if q.Backend != solver.BackendCPU || q.Seed != 4 || q.TimeLimit != left ||
-			!maps.Equal(q.Extra, map[string]string{"kicks": "10"}) || len(extra) != 2 {
-			t.Errorf("left %v: CPU params %+v", left, q)
-		}
-		if own.Backend != solver.BackendGPU || own.Seed != 4 || !maps.Equal(own.Extra, map[string]string{ils.OptWindow: "512"}) {
-			t.Errorf("left %v: GPU auto's own params %+v", left, own)
+			t.Errorf("%v: the account's CPU alone is %v", c.settings, cpuAlone(st, false))
 		}
 	}
 }
@@ -157,27 +95,27 @@ func TestAutoFacts(t *testing.T) {
 		return in
 	}
 	type roles struct{ windows, early, descent bool }
-	off := map[string]string{ils.OptBeside: "0"}
 	cases := []struct {
-		name  string
-		in    *solver.Instance
-		extra map[string]string
-		want  roles
+		name      string
+		in        *solver.Instance
+		noWindows bool // as beside=0 gives it (TestPrepareAuto)
+		want      roles
 	}{
-		{"below the windows", inst(strategy.GPUWindowsMinN-1, 1e6, false), nil, roles{}},
-		{"windows from their size", inst(strategy.GPUWindowsMinN, 1e6, false), nil, roles{windows: true}},
-		{"windows off", inst(strategy.GPUWindowsMinN, 1e6, false), off, roles{}},
-		{"below the early or-ils", inst(strategy.GPUEarlyMinN-1, 1e6, false), nil, roles{windows: true}},
-		{"early or-ils and windows", inst(strategy.GPUEarlyMinN, 1e6, false), nil, roles{true, true, true}},
-		{"fixed edges", inst(strategy.GPUEarlyMinN, 1e6, true), nil, roles{}},
-		{"span too wide", inst(strategy.GPUEarlyMinN, 2*ils.OrMaxSpan, false), nil, roles{}},
+		{"below the windows", inst(strategy.GPUWindowsMinN-1, 1e6, false), false, roles{}},
+		{"windows from their size", inst(strategy.GPUWindowsMinN, 1e6, false), false, roles{windows: true}},
+		{"windows off", inst(strategy.GPUWindowsMinN, 1e6, false), true, roles{}},
+		{"below the early or-ils", inst(strategy.GPUEarlyMinN-1, 1e6, false), false, roles{windows: true}},
+		{"early or-ils and windows", inst(strategy.GPUEarlyMinN, 1e6, false), false, roles{true, true, true}},
+		{"fixed edges", inst(strategy.GPUEarlyMinN, 1e6, true), false, roles{}},
+		{"span too wide", inst(strategy.GPUEarlyMinN, 2*ils.OrMaxSpan, false), false, roles{}},
 	}
 	for _, c := range cases {
-		p := solver.Params{Workers: 2, TimeLimit: 10 * time.Second, Extra: c.extra}
+		p := solver.Params{Workers: 2, TimeLimit: 10 * time.Second}
 		cfg, err := prepareAuto(c.in, p)
 		if err != nil {
 			t.Fatal(err)
 		}
+		cfg.noWindows = c.noWindows
 		st := decideAuto(c.in, p, p.TimeLimit, cfg)
 		got := roles{st.GPU.Windows, st.GPU.Early, st.Start == strategy.StartGPUDescent}
 		if got != c.want || !st.GPU.Ascent || st.GPU.Pool {

@@ -30,13 +30,13 @@ func TestEveryGPUEngineTakesGPUs(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, gpus := range []string{"all", "1", "0"} {
-			p := solver.Params{Algorithm: name, Backend: solver.BackendGPU, Extra: map[string]string{device.OptGPUs: gpus}}
+			p := withOpts(t, solver.Params{Algorithm: name, Backend: solver.BackendGPU}, device.OptGPUs+"="+gpus)
 			if err := solver.Validate(e, nil, p); err != nil {
 				t.Errorf("%s with gpus=%s: %v", name, gpus, err)
 			}
 		}
 	}
-	p := solver.Params{Extra: map[string]string{device.OptGPUs: "0,0", "draw": "nn"}}
+	p := withOpts(t, solver.Params{}, device.OptGPUs+"=0,0", "draw=nn")
 	q := device.WithoutGPUs(p)
 	if _, ok := q.Extra[device.OptGPUs]; ok || q.Extra["draw"] != "nn" || p.Extra[device.OptGPUs] != "0,0" {
 		t.Fatalf("withoutGPUs: %v (caller's %v)", q.Extra, p.Extra)

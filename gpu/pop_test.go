@@ -32,7 +32,7 @@ func TestPopOptions(t *testing.T) {
 			t.Errorf("option %s: on the GPU %v (experimental %v), on the CPU %v", c.name, ok, o.Experimental, okc)
 		}
 	}
-	p := solver.Params{Backend: solver.BackendGPU, Seed: 4, Extra: map[string]string{"pool": "12"}}
+	p := withOpts(t, solver.Params{Backend: solver.BackendGPU, Seed: 4}, "pool=12")
 	if q := popParams(p); q.Backend != solver.BackendCPU || q.Seed != 4 || q.Extra["pool"] != "12" || p.Backend != solver.BackendGPU {
 		t.Fatalf("%+v from %+v", q, p)
 	}

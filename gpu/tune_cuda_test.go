@@ -76,15 +76,15 @@ func TestOrOptionsFromTheTable(t *testing.T) {
 	if err != nil || o.Window != 1024 || !o.Greedy || o.GlobalEvery() != time.Second {
 		t.Fatalf("defaults at 1000 cities: %+v %v", o, err)
 	}
-	o, err = ils.ParseOrOptions(solver.Params{Extra: map[string]string{ils.OptWindow: "64", ils.OptGlobal: "0.5", ils.OptStart: "sfc"}}, 1000)
+	o, err = ils.ParseOrOptions(withOpts(t, solver.Params{}, ils.OptWindow+"=64", ils.OptGlobal+"=0.5", ils.OptStart+"=sfc"), 1000)
 	if err != nil || o.Window != 64 || o.Greedy || o.GlobalEvery() != 500*time.Millisecond {
 		t.Fatalf("set: %+v %v", o, err)
 	}
-	for _, bad := range []map[string]string{{ils.OptWindow: "16"}, {"segment": "513"}, {ils.OptGlobal: "-1"}, {ils.OptStart: "random"}} {
-		_, err := ils.ParseOrOptions(solver.Params{Extra: bad}, 1000)
+	for _, bad := range []string{ils.OptWindow + "=16", "segment=513", ils.OptGlobal + "=-1", ils.OptStart + "=random"} {
+		_, err := ils.ParseOrOptions(withOpts(t, solver.Params{}, bad), 1000)
 		var pe *solver.ParamError
 		e, _ := solver.Lookup(ils.AlgoOrILS, solver.BackendGPU)
-		verr := solver.Validate(e, nil, solver.Params{Extra: bad})
+		verr := solver.Validate(e, nil, withOpts(t, solver.Params{}, bad))
 		if !errors.As(err, &pe) || verr == nil || err.Error() != verr.Error() {
 			t.Errorf("%v: parse %v, Validate %v", bad, err, verr)
 		}

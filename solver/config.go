@@ -2,7 +2,6 @@ package solver
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -320,7 +319,7 @@ func (s *Spec[C]) declared() OptionSet {
 // range. An option whose default is computed (Auto) and that p does not
 // set is left zero for the engine to fill. A bad value, or an Extra key
 // that is not one of the options, is a *ParamError naming the flag, the
-// value and the range.
+// value and the range. A Params.Config of type func(*C) then changes C.
 func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 	var c C
 	set := s.declared()
@@ -362,44 +361,12 @@ func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 		}
 		d.set(&c, canon, v)
 	}
+	if set, ok := p.Config.(func(*C)); ok && set != nil {
+		set(&c)
+	}
 	return c, nil
 }
-
-// Prepare is Parse as the config of a run (Preparer): the engine's
-// declared Spec prepares its runs.
-func (s *Spec[C]) Prepare(in *Instance, p Params) (any, error) { return s.Parse(in, p) }
-
-// Stable returns the options of s that are not experimental: what a user
-// of the engine needs, and what front ends show unless asked for all.
-func (s OptionSet) Stable() OptionSet {
-	var out OptionSet
-	for _, o := range s {
-		if !o.Experimental {
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
-// inf is +Inf: an option without an upper bound.
-var inf = math.Inf(1)
-
-// Inf is the upper bound of an option without one.
-var Inf = inf
-
-// Options implements Declarer for a fixed set of options (an engine whose
-// options do not depend on the instance's size).
-func (s OptionSet) Options(*Instance) OptionSet { return slices.Clone(s) }
 
 // Stable returns d without the experimental mark: an engine whose users
 // need an option that a shared declaration marks experimental.
 func (d Decl[C]) Stable() Decl[C] { d.opt.Experimental = false; return d }
-
-// WithExtra returns p with the Params.Extra key name set to value, on a
-// copy of the map, without the config Prepare made for the settings
-// before.
-func (p Params) WithExtra(name, value string) Params {
-	p.prepared = nil
-	p.setExtra(name, value)
-	return p
-}

@@ -35,7 +35,9 @@
 // (Validate, which opens no device) and hands the engine its typed config
 // with p, and solver.Configure(spec, e, in, p) in Solve
 // returns that config, or checks and parses p when no pipeline prepared
-// it (a *ParamError names the flag, the value and the range). The
+// it (a *ParamError names the flag, the value and the range). Code that
+// runs an engine (its tests) sets typed values instead of text:
+// p.Config = func(c *config) { c.Kicks = 500 } changes the parsed config. The
 // registry's view serves the front ends: OptionsFor (the declared
 // options), EffectiveOptions (the defaults and ranges on an instance and
 // a device, with Tuner), OptionSet.Stable (without the experimental

@@ -18,36 +18,6 @@ const (
 	BackendAuto = "auto"
 )
 
-// Params are the user's settings for one run. Zero values mean "the
-// engine's default"; engines write the values they used into Result.Params.
-type Params struct {
-	Algorithm string `json:"algorithm"`
-	Backend   string `json:"backend"`
-
-	// TimeLimit is the time limit asked for; 0 means the engine's schedule
-	// alone decides (RunAided gives engines without a natural end their
-	// default limit, DefaultLimiter). The front end that starts a run
-	// turns it into the deadline of the run's context once
-	// (WithTimeLimit); engines read the context, never TimeLimit.
-	TimeLimit time.Duration `json:"time_limit_ns"`
-	Seed      uint64        `json:"seed"`
-	// Workers is the number of CPU goroutines; 0 means all cores.
-	Workers int `json:"workers"`
-	// Target stops the run once a tour of at most this length is found
-	// (0: none).
-	Target int64 `json:"target"`
-	// Start is an optional starting tour (0-based).
-	Start []int `json:"-"`
-	// Extra carries the engine's options by name ("blocks": "4224",
-	// "pivot": "rkbi", ...): Set and the engines' declarations read it.
-	Extra map[string]string `json:"extra,omitempty"`
-
-	// prepared is the config Prepare made for one engine and instance
-	// (nil: none); read, the settings as Read or Prepare read them.
-	prepared *prepared
-	read     reading
-}
-
 // Snapshot is the state of a running engine at one moment. The receiver
 // owns the slices.
 type Snapshot struct {

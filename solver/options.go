@@ -3,9 +3,7 @@ package solver
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -127,6 +125,10 @@ const (
 	unknownWord          // a word that is not on or off
 	outOfRange           // past what an int64 or a float64 holds
 )
+
+// reading is a run's settings read from their text (Params.Extra), by
+// option name.
+type reading map[string]value
 
 // read reads text as a value of o's kind, without its range or choices
 // (check).
@@ -296,6 +298,12 @@ const (
 // both backends: their DefaultLimit, which RunAided applies.
 const DefaultTimeLimit = 10 * time.Second
 
+// inf is +Inf: an option without an upper bound.
+var inf = math.Inf(1)
+
+// Inf is the upper bound of an option without one.
+var Inf = inf
+
 // The shared options with their widest ranges (SharedInt and SharedFloat
 // start from these).
 var (
@@ -369,116 +377,6 @@ func (s OptionSet) Names() []string {
 // sharedOptions are the shared options with their widest ranges.
 var sharedOptions = OptionSet{optBlocks, optThreads, optK, optT0, optTEnd, optAlpha, optSweeps, optWorkers}
 
-// sharedText is the value of the shared option called name as given in p
-// ("" when unset: absent, or 0 as on the flags).
-func (p Params) sharedText(name string) string {
-	v := strings.TrimSpace(p.Extra[name])
-	if name == "workers" {
-		v = strconv.Itoa(p.Workers)
-	}
-	if v == "0" {
-		return ""
-	}
-	return v
-}
-
-// Given reports whether p sets the option called name (a shared option's 0
-// is its default, as on the flags).
-func (p Params) Given(name string) bool {
-	if _, ok := sharedOptions.Lookup(name); ok {
-		return p.sharedText(name) != ""
-	}
-	return strings.TrimSpace(p.Extra[name]) != ""
-}
-
-// Text returns the value p gives the engine option called name, trimmed
-// ("" when unset).
-func (p Params) Text(name string) string { return strings.TrimSpace(p.Extra[name]) }
-
-// Without returns p without the engine option called name, on a copy of
-// its Extra map, so that the caller's map is left as it was, and without
-// the config Prepare made for the settings before.
-func (p Params) Without(name string) Params {
-	if _, ok := p.Extra[name]; !ok {
-		return p
-	}
-	p.Extra = maps.Clone(p.Extra)
-	delete(p.Extra, name)
-	p.prepared = nil
-	return p
-}
-
-// Split returns p with only the options called names (in) and p without
-// them (out), each on a map of its own: the settings of an engine that
-// runs another split between them.
-func (p Params) Split(names []string) (in, out Params) {
-	in, out = p, p
-	for name := range p.Extra {
-		if slices.Contains(names, name) {
-			out = out.Without(name)
-		} else {
-			in = in.Without(name)
-		}
-	}
-	return in, out
-}
-
-// Set parses one "name=value" setting, as `tsp solve --opt` takes it, into
-// p: workers into Params.Workers, any other name into Params.Extra. A
-// shared option's value is checked here against its widest range; the
-// others by Validate, against the engine that will run. "name=" (and
-// "name=0" for a shared option) removes the setting (back to the default).
-// Set writes into a copy of Extra, so that a Params copied before keeps
-// its settings.
-func (p *Params) Set(setting string) error {
-	p.prepared = nil
-	name, value, ok := strings.Cut(setting, "=")
-	name = strings.TrimSpace(name)
-	if !ok || name == "" {
-		return &ParamError{Flag: "--opt", Value: setting, Range: "name=value"}
-	}
-	if o, ok := sharedOptions.Lookup(name); ok {
-		text, v := "", 0.0
-		if strings.TrimSpace(value) != "0" && strings.TrimSpace(value) != "" {
-			var err error
-			if text, v, err = o.parse(value); err != nil {
-				return err
-			}
-		}
-		switch {
-		case name == "workers":
-			p.Workers = int(v)
-		case text == "":
-			p.Extra = maps.Clone(p.Extra)
-			delete(p.Extra, name)
-		default:
-			p.setExtra(name, text)
-		}
-		return nil
-	}
-	if value == "" {
-		// Nothing is left for Validate to check the name against: a
-		// name no engine has is a typo, refused here.
-		if !anyEngineOption(name) {
-			return &ParamError{Flag: "--opt", Value: name, Range: "the name of an engine option ('tsp engines --verbose')"}
-		}
-		p.Extra = maps.Clone(p.Extra)
-		delete(p.Extra, name)
-		return nil
-	}
-	p.setExtra(name, strings.TrimSpace(value))
-	return nil
-}
-
-// setExtra sets the Extra key name to value on a copy of the map.
-func (p *Params) setExtra(name, value string) {
-	p.Extra = maps.Clone(p.Extra)
-	if p.Extra == nil {
-		p.Extra = map[string]string{}
-	}
-	p.Extra[name] = value
-}
-
 // anyEngineOption reports whether some engine's declarations have an
 // option (not a shared one) called name.
 func anyEngineOption(name string) bool {
@@ -494,245 +392,6 @@ func anyEngineOption(name string) bool {
 		}
 	}
 	return false
-}
-
-// Tuner is implemented by engines whose option defaults or limits depend
-// on the instance or the device (the GPU engines: blocks from the
-// occupancy API, threads per block from the device). Tune returns opts
-// with Default set to the value that will run and Max narrowed to what the
-// device takes; it must not start a long computation.
-type Tuner interface {
-	Tune(in *Instance, opts OptionSet) OptionSet
-}
-
-// Planner is implemented by engines that decide a strategy for a run
-// (auto, pop): Plan says in one line what a run on in with the default
-// workers and time limit will do (`tsp engines FILE` shows it).
-type Planner interface {
-	Plan(in *Instance) string
-}
-
-// EffectiveOptions returns e's options with the defaults that will run on
-// in and the ranges allowed there: the table's values, then what depends
-// on the instance (workers: all cores; blocks and workers: at most
-// MaxTourCells / n), then the engine's own (Tuner). in may be nil (no
-// instance chosen yet).
-func EffectiveOptions(e Engine, in *Instance) OptionSet {
-	set := OptionsOn(e, in)
-	if t, ok := e.(Tuner); ok && in != nil {
-		set = t.Tune(in, set)
-	}
-	return set
-}
-
-// OptionsOn returns e's options on in as EffectiveOptions does, without
-// the engine's own (Tuner), which may open its device.
-func OptionsOn(e Engine, in *Instance) OptionSet {
-	set := OptionsFor(e.Name(), e.Backend())
-	if d, ok := declaredFor(e.Name(), e.Backend()); ok {
-		set = d.Options(in)
-	}
-	cores := strconv.Itoa(runtime.NumCPU())
-	for i := range set {
-		o := &set[i]
-		switch {
-		case o.Name == "workers" && o.Default == "":
-			o.Default = cores
-		case o.Auto == "workers" && e.Backend() == BackendCPU:
-			o.Default = cores
-		}
-		if in != nil && in.N > 0 && (o.Name == "blocks" || o.Name == "workers") {
-			o.Max = math.Min(o.Max, math.Max(1, float64(MaxTourCells/in.N)))
-		}
-		if in != nil && (o.Name == "t0" || o.Name == "tend") {
-			tempOption(o, in)
-		}
-	}
-	return set
-}
-
-// tempOption gives the temperature option o its default on in, in the
-// file's units (metres on the sphere), which t0 and tend are given in.
-func tempOption(o *Option, in *Instance) {
-	t0, tend := DefaultTemps(in)
-	if o.Name == "t0" {
-		o.Default = fmtNum(t0)
-	} else {
-		o.Default = fmtNum(tend)
-	}
-	if in.LengthUnit() == "m" {
-		o.Doc = strings.Replace(o.Doc, "the file's units of length", "metres", 1)
-	}
-}
-
-// Validate checks p against what engine e can take on instance in (nil:
-// only what does not depend on it): every field option the engine uses,
-// every Params.Extra key (which must be one of e's options), the time limit
-// and target, the annealing schedule's t0 > tend and its length, and the
-// memory of the parallel searches. It returns a *ParamError naming the
-// flag and the allowed range. Run calls it; front ends may call it
-// earlier to refuse a run before it starts.
-func Validate(e Engine, in *Instance, p Params) error {
-	_, err := validate(e, in, p)
-	return err
-}
-
-// validate is Validate, returning p's settings as it read them.
-func validate(e Engine, in *Instance, p Params) (reading, error) {
-	if p.TimeLimit < 0 || p.TimeLimit > MaxTimeLimit {
-		return nil, &ParamError{Flag: "--time", Value: p.TimeLimit.String(), Range: "0 (none).." + MaxTimeLimitText}
-	}
-	if p.Target < 0 {
-		return nil, &ParamError{Flag: "--target", Value: strconv.FormatInt(p.Target, 10), Range: ">= 0 (0: none)"}
-	}
-	set := OptionsOn(e, in)
-	r := p.reading(set)
-	if err := checkShared(e, in, set, p, r, sharedOptions...); err != nil {
-		return r, err
-	}
-	if err := checkExtraKeys(set, e.Name()+"/"+e.Backend(), p); err != nil {
-		return r, err
-	}
-	keys := slices.Sorted(maps.Keys(p.Extra))
-	for _, k := range keys {
-		o, ok := set.Lookup(k)
-		if !ok || o.Shared || p.Extra[k] == "" {
-			continue
-		}
-		if _, _, err := o.check(r[k]); err != nil {
-			return r, err
-		}
-	}
-	if _, ok := set.Lookup("t0"); ok {
-		if _, err := Schedule(in, readAnneal(p, r)); err != nil {
-			return r, err
-		}
-	}
-	return r, nil
-}
-
-// CheckDevice checks the blocks and threads p gives against what e's
-// device takes on in (Tuner), which Validate leaves out so that it opens
-// no device: a GPU engine calls it as its run starts.
-func CheckDevice(e Engine, in *Instance, p Params) error {
-	t, ok := e.(Tuner)
-	if !ok || in == nil || !p.Given("blocks") && !p.Given("threads") {
-		return nil
-	}
-	set := t.Tune(in, OptionsOn(e, in))
-	return checkShared(e, in, set, p, p.reading(set), optBlocks, optThreads)
-}
-
-// checkShared checks the values p gives the shared options wides (read
-// in r) against e's ranges for them on in (the widest range where e does
-// not take one), saying why a range is narrower where it is.
-func checkShared(e Engine, in *Instance, set OptionSet, p Params, r reading, wides ...Option) error {
-	for _, wide := range wides {
-		text := p.sharedText(wide.Name)
-		if text == "" {
-			continue
-		}
-		x, ok := r[wide.Name]
-		if !ok || x.text != text {
-			x = wide.read(text) // workers: Params.Workers
-		}
-		_, v, err := wide.check(x)
-		if pe, ok := err.(*ParamError); ok {
-			pe.Range += " (0: default)"
-			return pe
-		}
-		o, ok := set.Lookup(wide.Name)
-		if !ok {
-			o = wide
-		}
-		cells := 0.0
-		if in != nil && in.N > 0 && (o.Name == "blocks" || o.Name == "workers") {
-			cells = math.Max(1, float64(MaxTourCells/in.N))
-			o.Max = math.Min(o.Max, cells)
-		}
-		if o.inRange(v) {
-			continue
-		}
-		pe := &ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + " (0: default)"}
-		switch {
-		case o.Max == cells:
-			pe.Why = fmt.Sprintf("for %s: %s × cities at most %s", Plural(int64(in.N), "city", "cities"), o.Name, fmtNum(MaxTourCells))
-		case ok && o.Max < wide.Max:
-			pe.Why = fmt.Sprintf("for %s/%s", e.Name(), e.Backend())
-		}
-		return pe
-	}
-	return nil
-}
-
-// outputKeys are Params.Extra keys that the parameters of a report may
-// carry from what an engine chose (launch_waves, which the run's account
-// tells); they are accepted back (a report's parameters rerun as they are)
-// and ignored.
-var outputKeys = []string{"launch_waves"}
-
-// checkExtraKeys returns a *ParamError for the first (in name order) key
-// of p.Extra that is not an option of set nor an output key; engine names
-// the engine in the message, which lists set's stable options (what a
-// user of the engine needs) and says where the others are.
-func checkExtraKeys(set OptionSet, engine string, p Params) error {
-	for _, k := range slices.Sorted(maps.Keys(p.Extra)) {
-		if _, ok := set.Lookup(k); ok && k != "workers" {
-			continue
-		}
-		if slices.Contains(outputKeys, k) {
-			continue
-		}
-		if _, ok := sharedOptions.Lookup(k); ok {
-			return &ParamError{Flag: "--" + k, Value: p.Extra[k], Why: engine + " does not take it"}
-		}
-		return &ParamError{Flag: "--opt", Value: k, Range: "one of the options of " + engine + ": " + optionNames(set), Why: didYouMean(set, k)}
-	}
-	return nil
-}
-
-// didYouMean names the options of set whose name begins with the unknown
-// key k or begins k, experimental ones included ("" when none does).
-func didYouMean(set OptionSet, k string) string {
-	var near []string
-	key := strings.ToLower(k)
-	for _, o := range set {
-		if o.Name != "workers" && key != "" && (strings.HasPrefix(o.Name, key) || strings.HasPrefix(key, o.Name)) {
-			near = append(near, o.Name)
-		}
-	}
-	if len(near) == 0 {
-		return ""
-	}
-	return "did you mean " + strings.Join(near, " or ") + "?"
-}
-
-// optionNames lists the stable options of set by name, for a message about
-// an unknown one; the experimental ones, which a user of the engine does
-// not need, are only counted.
-func optionNames(set OptionSet) string {
-	var stable []string
-	experimental := 0
-	for _, o := range set {
-		switch {
-		case o.Name == "workers":
-		case o.Experimental:
-			experimental++
-		default:
-			stable = append(stable, o.Name)
-		}
-	}
-	have := "none"
-	if len(stable) > 0 {
-		have = strings.Join(stable, ", ")
-	}
-	switch experimental {
-	case 0:
-		return have
-	case 1:
-		return have + " (and 1 experimental one, listed by tsp engines --verbose --all)"
-	}
-	return fmt.Sprintf("%s (and %d experimental ones, listed by tsp engines --verbose --all)", have, experimental)
 }
 
 // Declarer is an engine's option declarations as the registry keeps them:
@@ -776,3 +435,19 @@ func declaredFor(algorithm, backend string) (Declarer, bool) {
 	d, ok := declared[[2]string{algorithm, backend}]
 	return d, ok
 }
+
+// Stable returns the options of s that are not experimental: what a user
+// of the engine needs, and what front ends show unless asked for all.
+func (s OptionSet) Stable() OptionSet {
+	var out OptionSet
+	for _, o := range s {
+		if !o.Experimental {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Options implements Declarer for a fixed set of options (an engine whose
+// options do not depend on the instance's size).
+func (s OptionSet) Options(*Instance) OptionSet { return slices.Clone(s) }

@@ -1,9 +1,13 @@
 package solver
 
 import (
+	"fmt"
 	"maps"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
 	"strings"
-	"sync/atomic"
 )
 
 // Preparer is an engine that reads a run's settings into its typed config
@@ -15,17 +19,6 @@ type Preparer interface {
 	// Prepare returns the engine's config for a run of p on in, or a
 	// *ParamError.
 	Prepare(in *Instance, p Params) (any, error)
-}
-
-// prepared is the config the pipeline prepared for one engine on one
-// instance from the settings extra and workers (cfg nil for an engine
-// without one: checked only).
-type prepared struct {
-	algorithm, backend string
-	in                 *Instance
-	extra              map[string]string
-	workers            int
-	cfg                any
 }
 
 // Prepare checks p for e on in (Validate, a *ParamError) and returns it
@@ -106,60 +99,6 @@ func ConfigOf[C any](s *Spec[C], e Engine, in *Instance, p Params) (C, error) {
 	return s.Parse(in, p)
 }
 
-// reading is a run's settings read from their text (Params.Extra), by
-// option name.
-type reading map[string]value
-
-// optionReads counts the readings of settings from their text.
-var optionReads atomic.Int64
-
-// OptionReads is how many times settings were read from their text
-// (Params.Extra) since the program started: a run reads its settings
-// once, when its front end checks them (Read, Prepare).
-func OptionReads() int64 { return optionReads.Load() }
-
-// reading returns p's settings read from their text as options of set or
-// shared ones: the reading p carries (Read, Prepare) where it holds every
-// one with the same text and kind, else a new one (OptionReads).
-func (p Params) reading(set OptionSet) reading {
-	if p.read.covers(p, set) {
-		return p.read
-	}
-	r := make(reading, len(p.Extra))
-	for k, text := range p.Extra {
-		if o, ok := lookupOption(set, k); ok {
-			r[k] = o.read(text)
-		}
-	}
-	if len(p.Extra) > 0 {
-		optionReads.Add(1)
-	}
-	return r
-}
-
-// covers reports whether r holds every setting of p that is an option of
-// set or a shared one, with the same text and kind.
-func (r reading) covers(p Params, set OptionSet) bool {
-	if r == nil && len(p.Extra) > 0 {
-		return false
-	}
-	for k, text := range p.Extra {
-		o, ok := lookupOption(set, k)
-		if x, read := r[k]; ok && (!read || x.text != strings.TrimSpace(text) || x.kind != o.Kind) {
-			return false
-		}
-	}
-	return true
-}
-
-// lookupOption is the option of set called name, else the shared one.
-func lookupOption(set OptionSet, name string) (Option, bool) {
-	if o, ok := set.Lookup(name); ok {
-		return o, true
-	}
-	return sharedOptions.Lookup(name)
-}
-
 // Read checks p for e before the instance is known (Validate with no
 // instance) and returns it carrying its settings as read, so that
 // Prepare on an instance, given them (ReadFrom), reads no text again.
@@ -177,3 +116,176 @@ func (p Params) ReadFrom(q Params) Params {
 	}
 	return p
 }
+
+// Tuner is implemented by engines whose option defaults or limits depend
+// on the instance or the device (the GPU engines: blocks from the
+// occupancy API, threads per block from the device). Tune returns opts
+// with Default set to the value that will run and Max narrowed to what the
+// device takes; it must not start a long computation.
+type Tuner interface {
+	Tune(in *Instance, opts OptionSet) OptionSet
+}
+
+// Planner is implemented by engines that decide a strategy for a run
+// (auto, pop): Plan says in one line what a run on in with the default
+// workers and time limit will do (`tsp engines FILE` shows it).
+type Planner interface {
+	Plan(in *Instance) string
+}
+
+// EffectiveOptions returns e's options with the defaults that will run on
+// in and the ranges allowed there: the table's values, then what depends
+// on the instance (workers: all cores; blocks and workers: at most
+// MaxTourCells / n), then the engine's own (Tuner). in may be nil (no
+// instance chosen yet).
+func EffectiveOptions(e Engine, in *Instance) OptionSet {
+	set := OptionsOn(e, in)
+	if t, ok := e.(Tuner); ok && in != nil {
+		set = t.Tune(in, set)
+	}
+	return set
+}
+
+// OptionsOn returns e's options on in as EffectiveOptions does, without
+// the engine's own (Tuner), which may open its device.
+func OptionsOn(e Engine, in *Instance) OptionSet {
+	set := OptionsFor(e.Name(), e.Backend())
+	if d, ok := declaredFor(e.Name(), e.Backend()); ok {
+		set = d.Options(in)
+	}
+	cores := strconv.Itoa(runtime.NumCPU())
+	for i := range set {
+		o := &set[i]
+		switch {
+		case o.Name == "workers" && o.Default == "":
+			o.Default = cores
+		case o.Auto == "workers" && e.Backend() == BackendCPU:
+			o.Default = cores
+		}
+		if in != nil && in.N > 0 && (o.Name == "blocks" || o.Name == "workers") {
+			o.Max = math.Min(o.Max, math.Max(1, float64(MaxTourCells/in.N)))
+		}
+		if in != nil && (o.Name == "t0" || o.Name == "tend") {
+			tempOption(o, in)
+		}
+	}
+	return set
+}
+
+// tempOption gives the temperature option o its default on in, in the
+// file's units (metres on the sphere), which t0 and tend are given in.
+func tempOption(o *Option, in *Instance) {
+	t0, tend := DefaultTemps(in)
+	if o.Name == "t0" {
+		o.Default = fmtNum(t0)
+	} else {
+		o.Default = fmtNum(tend)
+	}
+	if in.LengthUnit() == "m" {
+		o.Doc = strings.Replace(o.Doc, "the file's units of length", "metres", 1)
+	}
+}
+
+// Validate checks p against what engine e can take on instance in (nil:
+// only what does not depend on it): every field option the engine uses,
+// every Params.Extra key (which must be one of e's options), the time limit
+// and target, the annealing schedule's t0 > tend and its length, and the
+// memory of the parallel searches. It returns a *ParamError naming the
+// flag and the allowed range. Run calls it; front ends may call it
+// earlier to refuse a run before it starts.
+func Validate(e Engine, in *Instance, p Params) error {
+	_, err := validate(e, in, p)
+	return err
+}
+
+// validate is Validate, returning p's settings as it read them.
+func validate(e Engine, in *Instance, p Params) (reading, error) {
+	if p.TimeLimit < 0 || p.TimeLimit > MaxTimeLimit {
+		return nil, &ParamError{Flag: "--time", Value: p.TimeLimit.String(), Range: "0 (none).." + MaxTimeLimitText}
+	}
+	if p.Target < 0 {
+		return nil, &ParamError{Flag: "--target", Value: strconv.FormatInt(p.Target, 10), Range: ">= 0 (0: none)"}
+	}
+	set := OptionsOn(e, in)
+	r := p.reading(set)
+	if err := checkShared(e, in, set, p, r, sharedOptions...); err != nil {
+		return r, err
+	}
+	if err := checkExtraKeys(set, e.Name()+"/"+e.Backend(), p); err != nil {
+		return r, err
+	}
+	keys := slices.Sorted(maps.Keys(p.Extra))
+	for _, k := range keys {
+		o, ok := set.Lookup(k)
+		if !ok || o.Shared || p.Extra[k] == "" {
+			continue
+		}
+		if _, _, err := o.check(r[k]); err != nil {
+			return r, err
+		}
+	}
+	if _, ok := set.Lookup("t0"); ok {
+		if _, err := fillSchedule(in, readAnneal(p, r)); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// CheckDevice checks the blocks and threads p gives against what e's
+// device takes on in (Tuner), which Validate leaves out so that it opens
+// no device: a GPU engine calls it as its run starts.
+func CheckDevice(e Engine, in *Instance, p Params) error {
+	t, ok := e.(Tuner)
+	if !ok || in == nil || !p.Given("blocks") && !p.Given("threads") {
+		return nil
+	}
+	set := t.Tune(in, OptionsOn(e, in))
+	return checkShared(e, in, set, p, p.reading(set), optBlocks, optThreads)
+}
+
+// checkShared checks the values p gives the shared options wides (read
+// in r) against e's ranges for them on in (the widest range where e does
+// not take one), saying why a range is narrower where it is.
+func checkShared(e Engine, in *Instance, set OptionSet, p Params, r reading, wides ...Option) error {
+	for _, wide := range wides {
+		text := p.sharedText(wide.Name)
+		if text == "" {
+			continue
+		}
+		x, ok := r[wide.Name]
+		if !ok || x.text != text {
+			x = wide.read(text) // workers: Params.Workers
+		}
+		_, v, err := wide.check(x)
+		if pe, ok := err.(*ParamError); ok {
+			pe.Range += " (0: default)"
+			return pe
+		}
+		o, ok := set.Lookup(wide.Name)
+		if !ok {
+			o = wide
+		}
+		cells := 0.0
+		if in != nil && in.N > 0 && (o.Name == "blocks" || o.Name == "workers") {
+			cells = math.Max(1, float64(MaxTourCells/in.N))
+			o.Max = math.Min(o.Max, cells)
+		}
+		if o.inRange(v) {
+			continue
+		}
+		pe := &ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + " (0: default)"}
+		switch {
+		case o.Max == cells:
+			pe.Why = fmt.Sprintf("for %s: %s × cities at most %s", Plural(int64(in.N), "city", "cities"), o.Name, fmtNum(MaxTourCells))
+		case ok && o.Max < wide.Max:
+			pe.Why = fmt.Sprintf("for %s/%s", e.Name(), e.Backend())
+		}
+		return pe
+	}
+	return nil
+}
+
+// Prepare is Parse as the config of a run (Preparer): the engine's
+// declared Spec prepares its runs.
+func (s *Spec[C]) Prepare(in *Instance, p Params) (any, error) { return s.Parse(in, p) }

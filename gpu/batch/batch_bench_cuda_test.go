@@ -69,7 +69,7 @@ func benchBatch(b *testing.B, c batchCase) {
 				}
 			}
 			for b.Loop() {
-				p := solver.Params{Seed: uint64(runs + 1), TimeLimit: c.limit, Extra: map[string]string{"kicks": "0"}} // by time
+				p := withOpts(b, solver.Params{Seed: uint64(runs + 1), TimeLimit: c.limit}, "kicks=0") // by time
 				res, err := solveWith(context.Background(), ins, p, cfg)
 				if err != nil {
 					b.Fatal(err)
@@ -94,8 +94,8 @@ func batchRefs(b *testing.B, ins []*solver.Instance, c batchCase) []int64 {
 	spread(len(ins), 16, func() func(int) bool {
 		return func(i int) bool {
 			runs := []solver.Params{
-				{Seed: 9, Workers: 1, TimeLimit: 30 * time.Second, Extra: map[string]string{"kicks": fmt.Sprint(c.refKicks)}},
-				{Seed: 11, Workers: 1, TimeLimit: 30 * time.Second, Extra: map[string]string{"kicks": fmt.Sprint(c.refKicks)}},
+				withOpts(b, solver.Params{Seed: 9, Workers: 1, TimeLimit: 30 * time.Second}, fmt.Sprint("kicks=", c.refKicks)),
+				withOpts(b, solver.Params{Seed: 11, Workers: 1, TimeLimit: 30 * time.Second}, fmt.Sprint("kicks=", c.refKicks)),
 			}
 			if c.refTime > 0 {
 				runs = []solver.Params{{Seed: 9, Workers: 1, TimeLimit: c.refTime}}

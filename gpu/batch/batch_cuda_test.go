@@ -37,7 +37,7 @@ func TestSolve(t *testing.T) {
 		ins = append(ins, gputest.RandomInstance(n, solver.Euc2D, 1e4, uint64(100+i)))
 	}
 	ins = append(ins, gputest.RandomInstance(60, solver.Att, 1e4, 1))
-	p := solver.Params{Seed: 1, Extra: map[string]string{"kicks": "300"}}
+	p := withOpts(t, solver.Params{Seed: 1}, "kicks=300")
 	res, err := Solve(context.Background(), ins, p)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func TestSolve(t *testing.T) {
 	}
 	t.Logf("%s", res[0].Device)
 	// a batch searching by time (kicks=0) ends at its time limit, and says so
-	timed, err := Solve(context.Background(), ins[:50], solver.Params{Seed: 2, TimeLimit: 400 * time.Millisecond, Extra: map[string]string{"kicks": "0"}})
+	timed, err := Solve(context.Background(), ins[:50], withOpts(t, solver.Params{Seed: 2, TimeLimit: 400 * time.Millisecond}, "kicks=0"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestSolveOnEachGPU(t *testing.T) {
 	}
 	res := make([][]solver.Result, 2)
 	errs := device.OnEach(2, func(g int) error {
-		p := solver.Params{Seed: 1, Extra: map[string]string{"kicks": "200", device.OptGPUs: []string{"0,", "1,"}[g]}}
+		p := withOpts(t, solver.Params{Seed: 1}, "kicks=200", device.OptGPUs+"="+[]string{"0,", "1,"}[g])
 		var err error
 		res[g], err = Solve(context.Background(), ins[g*100:(g+1)*100], p)
 		return err
@@ -195,4 +195,16 @@ func TestSameWhateverTheChunk(t *testing.T) {
 			t.Fatalf("instance %d (%d cities): %d kicks, want %d a search", i, in.N, a.Steps, k)
 		}
 	}
+}
+
+// withOpts returns p with the settings, "name=value" as --opt and tsp
+// batch take them: a batch reads its kicks from their text.
+func withOpts(tb testing.TB, p solver.Params, settings ...string) solver.Params {
+	tb.Helper()
+	for _, s := range settings {
+		if err := p.Set(s); err != nil {
+			tb.Fatalf("%s: %v", s, err)
+		}
+	}
+	return p
 }

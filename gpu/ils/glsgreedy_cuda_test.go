@@ -80,8 +80,12 @@ func TestTourLSStartOption(t *testing.T) {
 	}
 	in := gputest.RandomInstance(20000, solver.Euc2D, 1e6, 13)
 	curve := solver.TourLength(in, construct.SpaceFillingCurve(in))
-	for s, name := range map[string]string{"greedy": "greedy (", "sfc": "curve start"} {
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, Extra: map[string]string{OptStart: s}}, nil)
+	for _, c := range []struct {
+		greedy  bool
+		s, name string
+	}{{true, "greedy", "greedy ("}, {false, "sfc", "curve start"}} {
+		s, name := c.s, c.name
+		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, Config: func(o *tourLSConfig) { o.Greedy = c.greedy }}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

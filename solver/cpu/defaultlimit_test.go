@@ -20,9 +20,11 @@ func TestDefaultLimits(t *testing.T) {
 	in := solver.NewCoordInstance("grid", solver.Euc2D, x, y, nil)
 	tiny := solver.NewCoordInstance("tiny", solver.Euc2D, []float64{0, 1, 2, 3, 4}, []float64{0, 2, 1, 3, 0}, nil)
 	ext := func(kv ...string) solver.Params {
-		p := solver.Params{Extra: map[string]string{}}
+		var p solver.Params
 		for i := 0; i+1 < len(kv); i += 2 {
-			p.Extra[kv[i]] = kv[i+1]
+			if err := p.Set(kv[i] + "=" + kv[i+1]); err != nil {
+				t.Fatal(err)
+			}
 		}
 		return p
 	}

@@ -24,11 +24,11 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := e.Solve(context.Background(), in, solver.Params{
-		Seed:    1,
-		Workers: 2,
-		Extra:   map[string]string{"kicks": "500"},
-	}, nil)
+	p := solver.Params{Seed: 1, Workers: 2}
+	if err := p.Set("kicks=500"); err != nil { // as --opt kicks=500
+		panic(err)
+	}
+	res, err := e.Solve(context.Background(), in, p, nil)
 	if err != nil {
 		panic(err)
 	}

@@ -88,10 +88,10 @@ func BenchmarkEngines(b *testing.B) {
 				case "sa", "sspm", "pssm", "pspm":
 					p = withOpts(p, "t0=100", "tend=10", "alpha=0.9")
 				case "2opt-climb", "swap-climb":
-					p.Extra = map[string]string{climb.OptRestarts: "1"}
+					p = withOpts(p, climb.OptRestarts+"=1")
 					p.TimeLimit = 200e6
 				default:
-					p.Extra = map[string]string{OptKicks: "2000"}
+					p.Config = func(o *ilsOptions) { o.kicks = 2000 }
 				}
 				res, err := solver.RunAided(context.Background(), e, in, p, nil, solver.Aid{}, false)
 				if err != nil {

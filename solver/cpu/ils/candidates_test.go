@@ -19,17 +19,19 @@ import (
 func TestMixedCandidatesOneWorker(t *testing.T) {
 	in := enginetest.DIMACS(t, "portcgen", 1500, 1500)
 	e, _ := solver.Lookup("auto", solver.BackendCPU)
-	for _, part := range []string{"on", "off"} {
-		p := solver.Params{Seed: 1, Workers: 1, Extra: map[string]string{OptPartition: part, OptCandidates: "mixed"}}
-		o, err := e.(ilsEngine).config(in, p)
+	for _, on := range []bool{true, false} {
+		part := map[bool]partMode{true: partOn, false: partOff}[on]
+		p := solver.Params{Seed: 1, Workers: 1, Config: func(o *ilsOptions) { o.partition, o.cfg.candidates = part, listMixed }}
+		ie := e.(ilsEngine)
+		cfg, err := ie.prepare(in, p, true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ie := e.(ilsEngine)
-		r := &ilsRun{e: ie, in: in, p: p, o: o, w: 1, plan: ie.decide(ie.facts(o, in, p.Given, 1, p.TimeLimit)),
+		o := cfg.o
+		r := &ilsRun{e: ie, in: in, p: p, o: o, w: 1, plan: ie.decide(ie.facts(o, in, cfg.given, 1, p.TimeLimit)),
 			c: runctl.NewControl(context.Background(), p, 1, nil, time.Now())}
-		if r.usePartition() != (part == "on") {
-			t.Fatalf("partition %s: the plan's partition search is %v", part, r.usePartition())
+		if r.usePartition() != on {
+			t.Fatalf("partition %v: the plan's partition search is %v", on, r.usePartition())
 		}
 		nb, nbOdd, err := r.candidates(context.Background())
 		if err != nil {
@@ -38,14 +40,14 @@ func TestMixedCandidatesOneWorker(t *testing.T) {
 		k := o.cfg.neighbors
 		near, quad := neighbor.Nearest(in, k), neighbor.Quadrant(in, k)
 		if !slices.Equal(nb.List, near.List) {
-			t.Fatalf("partition %s: the even workers' lists are not the nearest cities", part)
+			t.Fatalf("partition %v: the even workers' lists are not the nearest cities", on)
 		}
 		want := near
-		if part == "on" {
+		if on {
 			want = quad
 		}
 		if !slices.Equal(nbOdd.List, want.List) {
-			t.Fatalf("partition %s: the odd lists are not the %s ones", part, map[bool]string{true: "quadrant", false: "nearest"}[part == "on"])
+			t.Fatalf("partition %v: the odd lists are not the %s ones", on, map[bool]string{true: "quadrant", false: "nearest"}[on])
 		}
 	}
 }

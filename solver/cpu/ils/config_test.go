@@ -1,12 +1,18 @@
 package ils
 
 import (
-	"github.com/tsplab/tsplab/solver/strategy"
+	"context"
+	"errors"
+	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/climb"
+	"github.com/tsplab/tsplab/solver/strategy"
 )
 
 // TestAutoDefaultsBySize checks auto's defaults at each edge of its size
@@ -49,14 +55,14 @@ func TestAutoDefaultsBySize(t *testing.T) {
 			t.Errorf("n=%d: auto's fixed defaults lost: %+v", tc.n, c)
 		}
 		opts := solver.EffectiveOptions(e, in)
-		for name, w := range map[string]string{OptCandidates: []string{"nearest", "quadrant", "union", "mixed", "alpha"}[tc.w.candidates], OptStale: strconv.Itoa(tc.w.stale)} {
-			if op, _ := opts.Lookup(name); op.Default != w {
-				t.Errorf("n=%d: %s shows default %q, want %q", tc.n, name, op.Default, w)
+		for _, nw := range [][2]string{{OptCandidates, []string{"nearest", "quadrant", "union", "mixed", "alpha"}[tc.w.candidates]}, {OptStale, strconv.Itoa(tc.w.stale)}} {
+			if op, _ := opts.Lookup(nw[0]); op.Default != nw[1] {
+				t.Errorf("n=%d: %s shows default %q, want %q", tc.n, nw[0], op.Default, nw[1])
 			}
 		}
 	}
 	small := uniformInstance(500, 1)
-	o, err := ie.config(small, solver.Params{Extra: map[string]string{OptOr3: "off", OptStale: "20", OptCandidates: "mixed"}})
+	o, err := ie.config(small, withOpts(solver.Params{}, OptOr3+"=off", OptStale+"=20", OptCandidates+"=mixed"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +107,7 @@ func TestCPUOptionsWellFormed(t *testing.T) {
 				if o.Default == "" || o.Shared {
 					continue
 				}
-				p := solver.Params{Extra: map[string]string{o.Name: o.Default}}
+				p := withOpts(solver.Params{}, o.Name+"="+o.Default)
 				if err := solver.Validate(e, in, p); err != nil {
 					t.Errorf("%s on %d cities: default %s=%s refused: %v", e.Name(), in.N, o.Name, o.Default, err)
 				}
@@ -120,24 +126,24 @@ func TestFitMove(t *testing.T) {
 	in := uniformInstance(strategy.AdaptMaxPerWorker+5000, 2)
 	e, _ := solver.Lookup("auto", solver.BackendCPU)
 	for _, tc := range []struct {
-		w     int
-		extra map[string]string
-		want  deepMove
+		w    int
+		opts []string
+		want deepMove
 	}{
 		{1, nil, deepChain},
 		{2, nil, deepAdapt},
 		{16, nil, deepAdapt},
-		{1, map[string]string{OptMove: "adapt"}, deepAdapt},
-		{2, map[string]string{OptMove: "lk5"}, deepLK5},
+		{1, []string{OptMove + "=adapt"}, deepAdapt},
+		{2, []string{OptMove + "=lk5"}, deepLK5},
 	} {
-		p := solver.Params{Seed: 1, Workers: tc.w, Extra: tc.extra}
+		p := withOpts(solver.Params{Seed: 1, Workers: tc.w}, tc.opts...)
 		o, err := e.(ilsEngine).config(in, p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		planned(e.(ilsEngine), &o, in, p, tc.w)
 		if o.cfg.move != tc.want {
-			t.Errorf("%d cities on %d workers, options %v: move %v, want %v", in.N, tc.w, tc.extra, o.cfg.move, tc.want)
+			t.Errorf("%d cities on %d workers, options %v: move %v, want %v", in.N, tc.w, tc.opts, o.cfg.move, tc.want)
 		}
 	}
 }
@@ -158,13 +164,13 @@ func TestTuneShowsTheRun(t *testing.T) {
 				set[i].Default = strconv.Itoa(w)
 			}
 		}
-		shown := map[string]string{}
+		var shown []string
 		for _, o := range e.Tune(in, set) {
 			if slices.Contains(names, o.Name) {
-				shown[o.Name] = o.Default
+				shown = append(shown, o.Name+"="+o.Default)
 			}
 		}
-		got, err := e.config(in, solver.Params{Workers: w, Extra: shown})
+		got, err := e.config(in, withOpts(solver.Params{Workers: w}, shown...))
 		if err != nil {
 			t.Fatalf("%d workers: the shown defaults %v: %v", w, shown, err)
 		}
@@ -180,5 +186,61 @@ func TestTuneShowsTheRun(t *testing.T) {
 				in.N, w, shown, run.cfg.move, run.cfg.candidates, run.cfg.neighbors, run.partSlice, run.partKicks, run.partShape)
 		}
 		t.Logf("%d workers: %v", w, shown)
+	}
+}
+
+// TestAutoComposedRefusesOthers: auto's config, prepared for a composing
+// engine (Auto), refuses an option auto does not take (the composing
+// engine hands only auto's).
+func TestAutoComposedRefusesOthers(t *testing.T) {
+	p := withOpts(solver.Params{Seed: 1, Workers: 2}, OptKicks+"=20", "window=5")
+	if _, err := Auto().Prepare(uniformInstance(300, 4), p); err == nil {
+		t.Error("auto's config took an option it does not declare")
+	}
+}
+
+// TestEnginesRefuseBadText: an option text out of range or of the wrong
+// kind, or an option the engine does not take, as --opt hands it over
+// (Params.Set, which checks a shared option's widest range itself), is a
+// *solver.ParamError before any search: never a panic, an allocation that
+// cannot succeed or an overflow (N·sweeps once made an empty schedule).
+func TestEnginesRefuseBadText(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		n        int
+		settings []string
+	}{
+		{"pspm", 20, []string{"alpha=1.5"}},
+		{"sa", 20, []string{"t0=1", "tend=2"}},
+		{"sspm", 20, []string{"sweeps=-1"}},
+		{"3opt-ils", 20, []string{OptPivot + "=best-ever"}},
+		{"auto", 20, []string{OptKicks + "=many"}},
+		{"2opt-climb", 20, []string{climb.OptRestarts + "=-3"}},
+		{"auto", 20, []string{OptCandidates + "=farthest"}},
+		{"auto", 20, []string{OptThreeOpt + "=maybe"}},
+		{"auto", 20, []string{OptAccept + "=worse"}},
+		{"2opt-ils", 20, []string{"rkbi=3"}},
+		{"sa", 2000, []string{fmt.Sprint("blocks=", 1<<62)}},
+		{"sa", 2000, []string{fmt.Sprint("blocks=", 100_000_000)}},
+		{"pspm", 2000, []string{fmt.Sprint("threads=", 1<<40)}},
+		{"pspm", 2000, []string{fmt.Sprint("threads=", math.MaxInt64)}},
+		{"sspm", 2000, []string{fmt.Sprint("threads=", math.MaxInt64-1)}},
+		{"sa", 2000, []string{fmt.Sprint("sweeps=", math.MaxInt64)}},
+		{"auto", 2000, []string{OptRKBI + "=99999999999", OptPivot + "=rkbi"}},
+	} {
+		var p solver.Params
+		var err error
+		for _, s := range c.settings {
+			if err = p.Set(s); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			_, err = solveWithin(t, 20*time.Second, context.Background(), c.name, uniformInstance(c.n, 1), p)
+		}
+		var pe *solver.ParamError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s %v: %v, want a *solver.ParamError", c.name, c.settings, err)
+		}
 	}
 }

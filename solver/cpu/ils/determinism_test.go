@@ -14,10 +14,10 @@ import (
 // checkRepeats runs engine name twice with the same seed, workers and
 // kick budget and fails unless both runs give the same tour and count the
 // same moves.
-func checkRepeats(t *testing.T, name string, in *solver.Instance, kicks string) {
+func checkRepeats(t *testing.T, name string, in *solver.Instance, kicks int) {
 	t.Helper()
 	p := budgetParams(name, 7, 2)
-	p.Extra = map[string]string{OptKicks: kicks}
+	p.Config = func(o *ilsOptions) { o.kicks = kicks }
 	a := solve(t, name, in, p, nil)
 	b := solve(t, name, in, p, nil)
 	if !slices.Equal(a.Tour, b.Tour) || a.Moves != b.Moves {
@@ -35,7 +35,7 @@ func TestRepeatsOnTies(t *testing.T) {
 		testinst.Grid(900, 25, solver.Euc2D, rng), // many coincident cities
 	} {
 		for _, name := range []string{"auto", "3opt-ils"} {
-			checkRepeats(t, name, in, "300")
+			checkRepeats(t, name, in, 300)
 		}
 	}
 }
@@ -57,5 +57,5 @@ func TestRepeatsPr2392(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRepeats(t, "auto", in, "200")
+	checkRepeats(t, "auto", in, 200)
 }

@@ -55,10 +55,6 @@ type ilsEngine struct {
 	cfg ilsConfig
 	// limits, when set, replaces defaultLimits (tests only)
 	limits *planLimits
-	// tweak, when set, changes the options once they are read: a test's
-	// setting of a value that is no option of the engine (tests only); a
-	// pointer, so that engines stay comparable (the front ends compare them)
-	tweak *func(*ilsOptions)
 }
 
 // The iterated local searches' options, by name.
@@ -144,14 +140,16 @@ func (e ilsEngine) prepare(in *solver.Instance, p solver.Params, check bool) (Co
 		o.rkbi = 0
 	}
 	o.rkbi = min(o.rkbi, runctl.MaxSearches)
-	if e.tweak != nil {
-		(*e.tweak)(&o)
-	}
 	w, err := runctl.CountSearches("workers", o.workers, runtime.NumCPU(), e.searchCities(o, in), lsBytesPerCity)
 	if err != nil {
 		return Config{}, err
 	}
-	return Config{o: o, w: w, given: p.Given}, nil
+	given := p.Given
+	if set, typed := p.Config.(func(*ilsOptions)); typed && set != nil {
+		// a config built in code is its caller's choice throughout
+		given = func(string) bool { return true }
+	}
+	return Config{o: o, w: w, given: given}, nil
 }
 
 // KeepsFixedEdges reports that the iterated local searches keep an
@@ -1068,7 +1066,7 @@ func unionNeighbors(in *solver.Instance, a, b *neighbor.Lists) *neighbor.Lists {
 
 // autoEngine is the auto engine.
 var autoEngine = ilsEngine{runctl.Identity{ID: "auto", Desc: autoDesc},
-	ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil, nil}
+	ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil}
 
 // autoDesc is auto's description; its searches by size are told in
 // docs/ENGINES.md and shown for a file by tsp engines FILE (Plan).
@@ -1112,9 +1110,9 @@ func (a AutoEngine) Run(ctx context.Context, in *solver.Instance, p solver.Param
 
 func init() {
 	solver.Register(ilsEngine{runctl.Identity{ID: "2opt-ils", Desc: "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
-		ilsConfig{orOpt: true, start: startGreedy}, nil, nil})
+		ilsConfig{orOpt: true, start: startGreedy}, nil})
 	solver.Register(ilsEngine{runctl.Identity{ID: "3opt-ils", Desc: "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
-		ilsConfig{orOpt: true, start: startNN}, nil, nil})
+		ilsConfig{orOpt: true, start: startNN}, nil})
 	solver.Register(autoEngine)
 }
 

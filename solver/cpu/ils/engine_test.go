@@ -3,9 +3,7 @@ package ils
 import (
 	"context"
 	"errors"
-	"fmt"
 	"github.com/tsplab/tsplab/solver/strategy"
-	"maps"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -16,6 +14,7 @@ import (
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/cpu/climb"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/solver/cpu/population"
 	"github.com/tsplab/tsplab/solver/enginetest"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/neighbor"
@@ -37,9 +36,11 @@ func budgetParams(name string, seed uint64, workers int) solver.Params {
 			p = withOpts(p, "blocks=3", "threads=4")
 		}
 	case "2opt-climb", "swap-climb":
-		p.Extra = map[string]string{climb.OptRestarts: "3"}
+		p = withOpts(p, climb.OptRestarts+"=3")
+	case "pop":
+		p.Config = func(o *population.Config) { o.Kicks = 300 }
 	default:
-		p.Extra = map[string]string{OptKicks: "300"}
+		p.Config = func(o *ilsOptions) { o.kicks = 300 }
 	}
 	return p
 }
@@ -149,15 +150,15 @@ func openParams(e solver.Engine) solver.Params {
 	return p
 }
 
-// checkCancelled runs engine name on in for an hour with extra options,
-// cancels it after d and checks that it returns a valid tour marked
-// Stopped.
-func checkCancelled(t *testing.T, name string, in *solver.Instance, d time.Duration, extra map[string]string) {
+// checkCancelled runs engine name on in for an hour with its settings
+// changed by set, cancels it after d and checks that it returns a valid
+// tour marked Stopped.
+func checkCancelled(t *testing.T, name string, in *solver.Instance, d time.Duration, set func(*ilsOptions)) {
 	t.Helper()
 	e, _ := solver.Lookup(name, solver.BackendCPU)
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Hour, Extra: extra}
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Hour, Config: set}
 	ctx, stop := solver.WithTimeLimit(ctx, p.TimeLimit) // the front end's one deadline
 	defer stop()
 	res, err := e.Solve(ctx, in, p, nil)
@@ -189,7 +190,7 @@ func TestCircleAndGridOptimum(t *testing.T) {
 	circle, copt := circleInstance(120, 500, 1)
 	grid := gridInstance(10, 12, 2)
 	for _, name := range []string{"auto", "2opt-ils", "3opt-ils"} {
-		p := solver.Params{Seed: 3, Workers: 2, Extra: map[string]string{OptKicks: "3000"}}
+		p := solver.Params{Seed: 3, Workers: 2, Config: func(o *ilsOptions) { o.kicks = 3000 }}
 		if res := solve(t, name, circle, p, nil); res.Length != copt {
 			t.Errorf("%s circle: %d, optimum %d", name, res.Length, copt)
 		}
@@ -212,51 +213,20 @@ func TestCircleAndGridOptimum(t *testing.T) {
 func TestStart(t *testing.T) {
 	in, copt := circleInstance(60, 300, 2)
 	e, _ := solver.Lookup("2opt-ils", solver.BackendCPU)
-	opt := solve(t, "auto", in, solver.Params{Seed: 1, Extra: map[string]string{OptKicks: "500"}}, nil)
+	opt := solve(t, "auto", in, solver.Params{Seed: 1, Config: func(o *ilsOptions) { o.kicks = 500 }}, nil)
 	if opt.Length != copt {
 		t.Fatalf("auto circle: %d, want %d", opt.Length, copt)
 	}
-	res, err := e.Solve(context.Background(), in, solver.Params{Start: opt.Tour, Extra: map[string]string{OptKicks: "1"}}, nil)
+	res, err := e.Solve(context.Background(), in, solver.Params{Start: opt.Tour, Config: func(o *ilsOptions) { o.kicks = 1 }}, nil)
 	if err != nil || res.Length != copt {
 		t.Fatalf("from the optimum: %d, %v", res.Length, err)
 	}
-	res = solve(t, "2opt-climb", in, solver.Params{Start: opt.Tour, Workers: 1, Extra: map[string]string{climb.OptRestarts: "1"}}, nil)
+	res = solve(t, "2opt-climb", in, withOpts(solver.Params{Start: opt.Tour, Workers: 1}, climb.OptRestarts+"=1"), nil)
 	if res.Length != copt {
 		t.Fatalf("climber from the optimum: %d", res.Length)
 	}
 	if _, err := e.Solve(context.Background(), in, solver.Params{Start: []int{0, 1, 1}}, nil); err == nil {
 		t.Fatal("an invalid start tour was accepted")
-	}
-}
-
-func TestBadParams(t *testing.T) {
-	in := uniformInstance(20, 1)
-	for _, c := range []struct {
-		name string
-		p    solver.Params
-	}{
-		{"pspm", solver.Params{Extra: map[string]string{"alpha": "1.5"}}},
-		{"sa", solver.Params{Extra: map[string]string{"t0": "1", "tend": "2"}}},
-		{"sspm", solver.Params{Extra: map[string]string{"sweeps": "-1"}}},
-		{"3opt-ils", solver.Params{Extra: map[string]string{OptPivot: "best-ever"}}},
-		{"auto", solver.Params{Extra: map[string]string{OptKicks: "many"}}},
-		{"2opt-climb", solver.Params{Extra: map[string]string{climb.OptRestarts: "-3"}}},
-		{"auto", solver.Params{Extra: map[string]string{OptCandidates: "farthest"}}},
-		{"auto", solver.Params{Extra: map[string]string{OptThreeOpt: "maybe"}}},
-		{"auto", solver.Params{Extra: map[string]string{OptAccept: "worse"}}},
-		// These once panicked in make, ran out of memory or overflowed.
-		{"sa", solver.Params{Extra: map[string]string{"blocks": fmt.Sprint(1 << 62)}}},
-		{"pspm", solver.Params{Extra: map[string]string{"threads": fmt.Sprint(1 << 40)}}},
-		{"sa", solver.Params{Extra: map[string]string{"sweeps": fmt.Sprint(1 << 62)}}},
-		{"auto", solver.Params{Workers: 100000000}},
-		{"2opt-ils", solver.Params{Extra: map[string]string{"rkbi": "3"}}},
-	} {
-		e, _ := solver.Lookup(c.name, solver.BackendCPU)
-		_, err := e.Solve(context.Background(), in, c.p, nil)
-		var pe *solver.ParamError
-		if !errors.As(err, &pe) {
-			t.Errorf("%s %+v: %v, want a *solver.ParamError", c.name, c.p, err)
-		}
 	}
 }
 
@@ -299,16 +269,18 @@ func bruteForce(in *solver.Instance) int64 {
 // near the others' on a clustered instance.
 func TestCandidateOptions(t *testing.T) {
 	in := uniformInstance(150, 12)
-	for _, c := range []string{"nearest", "quadrant", "union", "mixed", "alpha"} {
-		p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{OptKicks: "300", OptCandidates: c}}
-		e := tweaked(t, "auto", func(o *ilsOptions) { o.cfg.threeOpt, o.cfg.acceptEqual = false, false })
+	e, _ := solver.Lookup("auto", solver.BackendCPU)
+	for c, lists := range []listKind{listNearest, listQuadrant, listUnion, listMixed, listAlpha} {
+		p := solver.Params{Seed: 1, Workers: 2, Config: func(o *ilsOptions) {
+			o.kicks, o.cfg.candidates, o.cfg.threeOpt, o.cfg.acceptEqual = 300, lists, false, false
+		}}
 		res, err := e.Solve(context.Background(), in, p, nil)
 		if err != nil {
-			t.Fatalf("candidates=%s: %v", c, err)
+			t.Fatalf("candidate lists %d: %v", c, err)
 		}
-		ref := solve(t, "2opt-ils", in, solver.Params{Seed: 1, Workers: 1, Extra: map[string]string{OptKicks: "300"}}, nil)
+		ref := solve(t, "2opt-ils", in, solver.Params{Seed: 1, Workers: 1, Config: func(o *ilsOptions) { o.kicks = 300 }}, nil)
 		if float64(res.Length) > 1.05*float64(ref.Length) {
-			t.Errorf("candidates=%s: %d, 2opt-ils %d", c, res.Length, ref.Length)
+			t.Errorf("candidate lists %d: %d, 2opt-ils %d", c, res.Length, ref.Length)
 		}
 	}
 }
@@ -373,7 +345,7 @@ func watchAscent(t *testing.T, waits int, ok func(best, greedy int64) bool) (int
 		return nil, refused
 	}
 	e, _ := solver.Lookup("auto", solver.BackendCPU)
-	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 20 * time.Second, Extra: map[string]string{OptCandidates: "alpha"}}
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 20 * time.Second, Config: func(o *ilsOptions) { o.cfg.candidates = listAlpha }}
 	ctx, stop := solver.WithTimeLimit(ctx, p.TimeLimit) // the front end's one deadline
 	defer stop()
 	_, err = e.(ilsEngine).SolveAided(ctx, in, p, snaps, solver.Aid{Device: ascent})
@@ -431,8 +403,10 @@ func TestAlphaListsTakenLater(t *testing.T) {
 		cancel()
 	}()
 	// epochs of 500 kicks per worker between exchanges
-	e := tweaked(t, "auto", func(o *ilsOptions) { o.cfg.sync = 500 })
-	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Minute, Extra: map[string]string{OptCandidates: "alpha", OptShare: "best"}}
+	e := autoWith(t, defaultLimits)
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Minute, Config: func(o *ilsOptions) {
+		o.cfg.candidates, o.cfg.share, o.cfg.sync = listAlpha, shareBest, 500
+	}}
 	ctx, stop := solver.WithTimeLimit(ctx, p.TimeLimit) // the front end's one deadline
 	defer stop()
 	res, err := e.SolveAided(ctx, in, p, nil, solver.Aid{Ascents: ascents})
@@ -469,31 +443,22 @@ func TestEngineContractAutoPaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	auto := eng.(ilsEngine)
-	with := func(p solver.Params, extra map[string]string) solver.Params {
-		m := map[string]string{}
-		maps.Copy(m, p.Extra)
-		maps.Copy(m, extra)
-		p.Extra = m
-		return p
-	}
 	fake := &enginetest.FakePaths{}
 	for _, tc := range []struct {
-		name  string
-		e     solver.Engine
-		extra map[string]string
+		name string
+		e    solver.Engine
+		set  func(*ilsOptions)
 	}{
-		{"merge", auto, map[string]string{OptShare: "merge"}}, // an option given keeps the merged search on 2 workers
-		{"partition", auto, map[string]string{OptPartition: "on"}},
-		{"partition-beside", asideEngine{auto, fake}, map[string]string{OptPartition: "on", OptCandidates: "nearest"}},
+		{"merge", auto, func(o *ilsOptions) { o.cfg.share = shareMerge }}, // settings made keep the merged search on 2 workers
+		{"partition", auto, func(o *ilsOptions) { o.partition = partOn }},
+		{"partition-beside", asideEngine{auto, fake}, func(o *ilsOptions) { o.partition, o.cfg.candidates = partOn, listNearest }},
 	} {
-		budget := maps.Clone(tc.extra)
-		if budget != nil {
-			budget[OptKicks] = "60"
-		}
+		budget := budgetParams("auto", 1, 2)
+		budget.Config = func(o *ilsOptions) { tc.set(o); o.kicks = 60 }
 		cfg := enginetest.Config{
 			N:      1200,
-			Budget: func(solver.Engine) solver.Params { return with(budgetParams("auto", 1, 2), budget) },
-			Open:   func(solver.Engine) solver.Params { return with(solver.Params{Workers: 2}, tc.extra) },
+			Budget: func(solver.Engine) solver.Params { return budget },
+			Open:   func(solver.Engine) solver.Params { return solver.Params{Workers: 2, Config: tc.set} },
 		}
 		t.Run(tc.name, func(t *testing.T) { enginetest.Run(t, tc.e, cfg) })
 	}
@@ -506,7 +471,7 @@ func TestEngineContractAutoPaths(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	first := &firstCall{paths: fake, cancel: cancel}
-	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Minute, Extra: map[string]string{OptPartition: "on", OptCandidates: "nearest"}}
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Minute, Config: func(o *ilsOptions) { o.partition, o.cfg.candidates = partOn, listNearest }}
 	ctx, stop := solver.WithTimeLimit(ctx, p.TimeLimit) // the front end's one deadline
 	defer stop()
 	res, err := asideEngine{auto, first}.Solve(ctx, in, p, nil)
@@ -542,7 +507,7 @@ func TestMergedRestarts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 3 * time.Second, Extra: map[string]string{OptCandidates: "nearest"}}
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 3 * time.Second, Config: func(o *ilsOptions) { o.cfg.candidates, o.restart = listNearest, 50 }}
 	snaps := make(chan solver.Snapshot, 64)
 	shown := make(chan bool)
 	go func() {
@@ -552,7 +517,7 @@ func TestMergedRestarts(t *testing.T) {
 		}
 		shown <- seen
 	}()
-	e := tweaked(t, "auto", func(o *ilsOptions) { o.restart = 50 })
+	e, _ := solver.Lookup("auto", solver.BackendCPU)
 	ctx, stop := solver.WithTimeLimit(context.Background(), p.TimeLimit) // the front end's one deadline
 	defer stop()
 	res, err := e.Solve(ctx, in, p, snaps)

@@ -45,7 +45,9 @@ func gridInstance(rows, cols int, seed uint64) *solver.Instance {
 	return solver.NewCoordInstance("grid", solver.Euc2D, x, y, nil)
 }
 
-// withOpts returns p with the settings, "name=value" as --opt takes them.
+// withOpts returns p with the settings, "name=value" as --opt takes them:
+// for the tests of the options' texts, and for engines of other packages,
+// whose configs this one cannot build.
 func withOpts(p solver.Params, settings ...string) solver.Params {
 	for _, s := range settings {
 		if err := p.Set(s); err != nil {
@@ -58,9 +60,20 @@ func withOpts(p solver.Params, settings ...string) solver.Params {
 // planned gives o the plan of a run of e on in with w workers and the
 // options p sets, as Solve does, and returns the plan.
 func planned(e ilsEngine, o *ilsOptions, in *solver.Instance, p solver.Params, w int) ilsPlan {
-	pl := e.decide(e.facts(*o, in, p.Given, w, p.TimeLimit))
-	pl.apply(o, p.Given)
+	given := e.given(in, p)
+	pl := e.decide(e.facts(*o, in, given, w, p.TimeLimit))
+	pl.apply(o, given)
 	return pl
+}
+
+// given is what a run of e on in with p takes as the options the user
+// gave (prepare): every one with settings made in code (Params.Config).
+func (e ilsEngine) given(in *solver.Instance, p solver.Params) func(string) bool {
+	c, err := e.prepare(in, p, true)
+	if err != nil {
+		panic(err)
+	}
+	return c.given
 }
 
 // autoWith is the auto engine with the plan limits lim in place of
@@ -89,18 +102,4 @@ func earlyBetween(lo, hi int) planLimits {
 func (e ilsEngine) config(in *solver.Instance, p solver.Params) (ilsOptions, error) {
 	c, err := e.prepare(in, p, true)
 	return c.o, err
-}
-
-// tweaked returns the engine called name with tweak changing its options
-// once they are read: a test's value of a setting that is no option of
-// the engine.
-func tweaked(t testing.TB, name string, tweak func(*ilsOptions)) ilsEngine {
-	t.Helper()
-	eng, err := solver.Lookup(name, solver.BackendCPU)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := eng.(ilsEngine)
-	e.tweak = &tweak
-	return e
 }

@@ -47,11 +47,11 @@ func lowCrowd(perWorker int) planLimits {
 func TestCrowdSettings(t *testing.T) {
 	lim := lowCrowd(30000)
 	in := uniformInstance(60000, 5)
-	cfg := func(name string, w int, extra map[string]string) ilsOptions {
+	cfg := func(name string, w int, set func(*ilsOptions)) ilsOptions {
 		eng, _ := solver.Lookup(name, solver.BackendCPU)
 		e := eng.(ilsEngine)
 		e.limits = &lim
-		p := solver.Params{Seed: 1, Workers: w, Extra: extra}
+		p := solver.Params{Seed: 1, Workers: w, Config: set}
 		o, err := e.config(in, p)
 		if err != nil {
 			t.Fatal(err)
@@ -67,7 +67,7 @@ func TestCrowdSettings(t *testing.T) {
 	if o := cfg("auto", 4, nil); o.cfg.candidates != listMixed || o.cfg.start != startGreedy || o.partSlice == 0 {
 		t.Fatalf("auto on 15,000 cities a worker took the crowded set-up: %+v", o)
 	}
-	if o := cfg("auto", 2, map[string]string{OptCandidates: "quadrant", OptPartShape: "region"}); o.cfg.candidates != listQuadrant || o.partShape != shapeRegion {
+	if o := cfg("auto", 2, func(o *ilsOptions) { o.cfg.candidates, o.partShape = listQuadrant, shapeRegion }); o.cfg.candidates != listQuadrant || o.partShape != shapeRegion {
 		t.Fatalf("crowded set-up overrode the user's lists: %+v", o)
 	}
 	if o := cfg("3opt-ils", 1, nil); o.cfg.start == startSFC || o.cfg.candidates != listNearest || o.cfg.neighbors != 8 {

@@ -130,7 +130,7 @@ func TestMergeKeepsOneCycle(t *testing.T) {
 // makes the same valid tour, of the length it reports, twice.
 func TestMergeDeterministic(t *testing.T) {
 	in := uniformInstance(1200, 4)
-	p := solver.Params{Seed: 2, Workers: 4, Extra: map[string]string{OptKicks: "150", OptCandidates: "nearest"}}
+	p := solver.Params{Seed: 2, Workers: 4, Config: func(o *ilsOptions) { o.kicks, o.cfg.candidates = 150, listNearest }}
 	a, b := solve(t, "auto", in, p, nil), solve(t, "auto", in, p, nil)
 	if !slices.Equal(a.Tour, b.Tour) {
 		t.Error("two runs of the same seed and budget differ")

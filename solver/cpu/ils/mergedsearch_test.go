@@ -22,12 +22,12 @@ import (
 func newTogetherRun(t *testing.T, in *solver.Instance, w int) *ilsRun {
 	t.Helper()
 	e, _ := solver.Lookup("auto", solver.BackendCPU)
-	p := solver.Params{Seed: 5, Workers: w, Extra: map[string]string{OptMove: "chain"}}
+	p := solver.Params{Seed: 5, Workers: w, Config: func(o *ilsOptions) { o.cfg.move = deepChain }}
 	o, err := e.(ilsEngine).config(in, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &ilsRun{e: e.(ilsEngine), in: in, p: p, o: o, w: w, plan: e.(ilsEngine).decide(e.(ilsEngine).facts(o, in, p.Given, w, p.TimeLimit)), start: time.Now(), c: runctl.NewControl(context.Background(), p, w, nil, time.Now())}
+	r := &ilsRun{e: e.(ilsEngine), in: in, p: p, o: o, w: w, plan: e.(ilsEngine).decide(e.(ilsEngine).facts(o, in, e.(ilsEngine).given(in, p), w, p.TimeLimit)), start: time.Now(), c: runctl.NewControl(context.Background(), p, w, nil, time.Now())}
 	r.kicksDone = make([]runctl.Counter, w)
 	nb := neighbor.Nearest(in, 6)
 	t0 := runctl.To32(rand.New(rand.NewPCG(4, 5)).Perm(in.N))
@@ -193,7 +193,7 @@ func TestSlowDeviceDelaysNoTour(t *testing.T) {
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		p := solver.Params{Seed: 1, Workers: 4, TimeLimit: 10 * time.Minute, Extra: map[string]string{OptMove: "chain"}}
+		p := solver.Params{Seed: 1, Workers: 4, TimeLimit: 10 * time.Minute, Config: func(o *ilsOptions) { o.cfg.move = deepChain }}
 		r, err := solver.RunAided(ctx, e, in, p, nil, solver.Aid{Device: slow, FirstTour: first}, false)
 		done <- outcome{r, err}
 	}()

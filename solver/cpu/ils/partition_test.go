@@ -40,14 +40,18 @@ func TestAutoPartitionWorkers(t *testing.T) {
 func TestPartitionDeterministic(t *testing.T) {
 	in := uniformInstance(1500, 23)
 	p := func() solver.Params {
-		return solver.Params{Seed: 9, Workers: 3, Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptKicks: "1500", OptMove: "chain", OptCandidates: "nearest"}}
+		return solver.Params{Seed: 9, Workers: 3, Config: func(o *ilsOptions) {
+			o.partition, o.partSeg, o.kicks, o.cfg.move, o.cfg.candidates = partOn, 200, 1500, deepChain, listNearest
+		}}
 	}
 	a := solve(t, "auto", in, p(), nil)
 	b := solve(t, "auto", in, p(), nil)
 	if !slices.Equal(a.Tour, b.Tour) {
 		t.Fatalf("same seed and workers, different tours: %d and %d", a.Length, b.Length)
 	}
-	off := solve(t, "auto", in, solver.Params{Seed: 9, Workers: 3, Extra: map[string]string{OptPartition: "off", OptKicks: "1500", OptMove: "chain", OptCandidates: "nearest"}}, nil)
+	off := solve(t, "auto", in, solver.Params{Seed: 9, Workers: 3, Config: func(o *ilsOptions) {
+		o.partition, o.kicks, o.cfg.move, o.cfg.candidates = partOff, 1500, deepChain, listNearest
+	}}, nil)
 	if slices.Equal(a.Tour, off.Tour) {
 		t.Fatal("partition on and off gave the same tour: the option does nothing")
 	}
@@ -68,7 +72,7 @@ func TestPartitionStops(t *testing.T) {
 				got = append(got, s)
 			}
 		}()
-		res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 1500 * time.Millisecond, Extra: map[string]string{OptPartition: "on"}}, snaps)
+		res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 1500 * time.Millisecond, Config: func(o *ilsOptions) { o.partition, o.cfg.candidates = partOn, listMixed }}, snaps)
 		close(snaps)
 		<-done
 		if !res.Stopped {
@@ -81,7 +85,7 @@ func TestPartitionStops(t *testing.T) {
 		}
 	})
 	t.Run("cancel", func(t *testing.T) {
-		checkCancelled(t, "auto", in, 700*time.Millisecond, map[string]string{OptPartition: "on"})
+		checkCancelled(t, "auto", in, 700*time.Millisecond, func(o *ilsOptions) { o.partition = partOn })
 	})
 }
 
@@ -91,7 +95,9 @@ func TestPartitionStops(t *testing.T) {
 func TestPartitionRegionsDeterministic(t *testing.T) {
 	in := uniformInstance(6000, 30)
 	p := func() solver.Params {
-		return solver.Params{Seed: 4, Workers: 3, Extra: map[string]string{OptPartition: "on", OptPartSegment: "150", OptPartShape: "region", OptKicks: "3000", OptMove: "chain", OptCandidates: "nearest"}}
+		return solver.Params{Seed: 4, Workers: 3, Config: func(o *ilsOptions) {
+			o.partition, o.partSeg, o.partShape, o.kicks, o.cfg.move, o.cfg.candidates = partOn, 150, shapeRegion, 3000, deepChain, listNearest
+		}}
 	}
 	a := solve(t, "auto", in, p(), nil)
 	b := solve(t, "auto", in, p(), nil)
@@ -109,7 +115,9 @@ func TestPartitionFixedEdges(t *testing.T) {
 	for i := 0; i+1 < len(g); i += 37 {
 		in.FixedEdges = append(in.FixedEdges, [2]int{g[i], g[i+1]})
 	}
-	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 3, Extra: map[string]string{OptPartition: "on", OptKicks: "2000", OptMove: "chain", OptCandidates: "nearest"}}, nil)
+	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 3, Config: func(o *ilsOptions) {
+		o.partition, o.kicks, o.cfg.move, o.cfg.candidates = partOn, 2000, deepChain, listNearest
+	}}, nil)
 	if err := in.CheckFixedEdges(res.Tour); err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +127,9 @@ func TestPartitionFixedEdges(t *testing.T) {
 // kicks budget gives the same tour twice.
 func TestPartitionAdaptRepeats(t *testing.T) {
 	in := uniformInstance(3000, 31)
-	p := solver.Params{Seed: 5, Workers: 3, Extra: map[string]string{OptPartSegment: "600", OptPartKicks: "0.3", OptMove: "adapt", OptKicks: "400", OptPartition: "on"}}
+	p := solver.Params{Seed: 5, Workers: 3, Config: func(o *ilsOptions) {
+		o.partSeg, o.partKicks, o.cfg.move, o.kicks, o.partition = 600, 0.3, deepAdapt, 400, partOn
+	}}
 	a := solve(t, "auto", in, p, nil)
 	b := solve(t, "auto", in, p, nil)
 	if !slices.Equal(a.Tour, b.Tour) {
@@ -132,7 +142,9 @@ func TestPartitionAdaptRepeats(t *testing.T) {
 func TestPartitionClusteredDeterministic(t *testing.T) {
 	in := enginetest.DIMACS(t, "portcgen", 1500, 1500)
 	p := func() solver.Params {
-		return solver.Params{Seed: 4, Workers: 2, Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptKicks: "1500", OptMove: "chain", OptCandidates: "mixed"}}
+		return solver.Params{Seed: 4, Workers: 2, Config: func(o *ilsOptions) {
+			o.partition, o.partSeg, o.kicks, o.cfg.move, o.cfg.candidates = partOn, 200, 1500, deepChain, listMixed
+		}}
 	}
 	a := solve(t, "auto", in, p(), nil)
 	b := solve(t, "auto", in, p(), nil)
@@ -149,7 +161,7 @@ func TestPartitionClusteredDeterministic(t *testing.T) {
 func TestPartitionAlphaBeside(t *testing.T) {
 	in := uniformInstance(1200, 25)
 	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Second,
-		Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptCandidates: "alpha"}}, nil)
+		Config: func(o *ilsOptions) { o.partition, o.partSeg, o.cfg.candidates = partOn, 200, listAlpha }}, nil)
 	l := res.Account.Lists
 	if l == nil || l.Kind != solver.ListsAlpha || !l.DuringSearch || res.Stats.AlphaListsAt <= 0 {
 		t.Fatalf("the search did not take the alpha lists beside it: lists %+v, at %v", l, res.Stats.AlphaListsAt)

@@ -3,6 +3,7 @@ package ils
 import (
 	"context"
 	"github.com/tsplab/tsplab/solver/strategy"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,51 +25,53 @@ func TestPopAndRestartPlan(t *testing.T) {
 		e             solver.Engine
 		n, w          int
 		limit         time.Duration
-		extra         map[string]string
+		set           func(*ilsOptions)
+		given         []string // the options the user set
 		pop, restarts bool
 	}{
-		{"two workers", auto, 2000, 2, 10 * time.Second, nil, true, false},
-		{"one worker", auto, strategy.DeepMinN, 1, 2 * time.Second, nil, true, false},
-		{"one worker, 1 ms a city", auto, strategy.DeepMinN, 1, time.Second, nil, false, false},
-		{"three workers", auto, 2000, 3, 10 * time.Second, nil, true, false},
-		{"sixteen workers", auto, strategy.PopMaxN - 1, 16, 10 * time.Second, nil, true, false},
-		{"kicks budget", auto, 2000, 2, 0, map[string]string{OptKicks: "100"}, false, false},
-		{"kicks budget, four workers", auto, 2000, 4, 0, map[string]string{OptKicks: "100"}, false, false},
-		{"an option given", auto, 2000, 2, 10 * time.Second, map[string]string{OptMove: "chain"}, false, false},
-		{"an option given, four workers", auto, 2000, 4, 10 * time.Second, map[string]string{OptStale: "2"}, false, true},
-		{"share best", auto, 2000, 4, 10 * time.Second, map[string]string{OptShare: "best"}, false, false},
-		{"below 1,000", auto, strategy.DeepMinN - 1, 2, 10 * time.Second, nil, false, false},
-		{"below 1,000, four workers", auto, strategy.DeepMinN - 1, 4, 10 * time.Second, nil, false, false},
-		{"below 20,000", auto, strategy.PopMaxN - 1, 2, 20 * time.Second, nil, true, false},
-		{"below 20,000, two workers, 0.5 ms a city", auto, strategy.PopMaxN - 1, 2, 10 * time.Second, nil, false, false},
-		{"below 20,000, four workers, 0.5 ms a city", auto, strategy.PopMaxN - 1, 4, 10 * time.Second, nil, true, false},
-		{"from 20,000", auto, strategy.PopMaxN, 2, 5 * time.Second, nil, false, false},
-		{"from 20,000, four workers", auto, strategy.PopMaxN, 4, 5 * time.Second, nil, false, false},
-		{"from 20,000 with the time", auto, strategy.PopMaxN, 16, strategy.PopMaxN * strategy.PopPerCity, nil, true, false},
-		{"below 50,000 with the time", auto, strategy.PopLongMaxN - 1, 16, strategy.PopLongMaxN * strategy.PopPerCity, nil, true, false},
-		{"below 50,000 without the time", auto, strategy.PopLongMaxN - 1, 16, strategy.PopLongMaxN * strategy.PopPerCity / 2, nil, false, false},
-		{"from 50,000", auto, strategy.PopLongMaxN, 16, time.Hour, nil, false, false},
-		{"from 20,000, two workers, 0.5 ms a city", auto, strategy.PopMaxN, 2, strategy.PopMaxN * strategy.PopPerCity, nil, false, false},
-		{"from 20,000, two workers, 1 ms a city", auto, strategy.PopMaxN, 2, 2 * strategy.PopMaxN * strategy.PopPerCity, nil, true, false},
-		{"from 20,000, one worker, 1 ms a city", auto, strategy.PopMaxN, 1, 2 * strategy.PopMaxN * strategy.PopPerCity, nil, false, false},
-		{"an option given from 10,000, four workers", auto, strategy.RestartMaxN, 4, 10 * time.Second, map[string]string{OptStale: "2"}, false, false},
-		{"an option given below 10,000, sixteen workers", auto, strategy.RestartMaxN - 1, 16, 10 * time.Second, map[string]string{OptStale: "2"}, false, true},
-		{"partition sizes", auto, strategy.PartitionMinN, 2, 10 * time.Second, nil, false, false},
-		{"2opt-ils", ils2, 2000, 2, 10 * time.Second, nil, false, false},
-		{"2opt-ils, four workers", ils2, 2000, 4, 10 * time.Second, nil, false, false},
+		{"two workers", auto, 2000, 2, 10 * time.Second, nil, nil, true, false},
+		{"one worker", auto, strategy.DeepMinN, 1, 2 * time.Second, nil, nil, true, false},
+		{"one worker, 1 ms a city", auto, strategy.DeepMinN, 1, time.Second, nil, nil, false, false},
+		{"three workers", auto, 2000, 3, 10 * time.Second, nil, nil, true, false},
+		{"sixteen workers", auto, strategy.PopMaxN - 1, 16, 10 * time.Second, nil, nil, true, false},
+		{"kicks budget", auto, 2000, 2, 0, func(o *ilsOptions) { o.kicks = 100 }, []string{OptKicks}, false, false},
+		{"kicks budget, four workers", auto, 2000, 4, 0, func(o *ilsOptions) { o.kicks = 100 }, []string{OptKicks}, false, false},
+		{"an option given", auto, 2000, 2, 10 * time.Second, func(o *ilsOptions) { o.cfg.move = deepChain }, []string{OptMove}, false, false},
+		{"an option given, four workers", auto, 2000, 4, 10 * time.Second, func(o *ilsOptions) { o.cfg.stale = 2 }, []string{OptStale}, false, true},
+		{"share best", auto, 2000, 4, 10 * time.Second, func(o *ilsOptions) { o.cfg.share = shareBest }, []string{OptShare}, false, false},
+		{"below 1,000", auto, strategy.DeepMinN - 1, 2, 10 * time.Second, nil, nil, false, false},
+		{"below 1,000, four workers", auto, strategy.DeepMinN - 1, 4, 10 * time.Second, nil, nil, false, false},
+		{"below 20,000", auto, strategy.PopMaxN - 1, 2, 20 * time.Second, nil, nil, true, false},
+		{"below 20,000, two workers, 0.5 ms a city", auto, strategy.PopMaxN - 1, 2, 10 * time.Second, nil, nil, false, false},
+		{"below 20,000, four workers, 0.5 ms a city", auto, strategy.PopMaxN - 1, 4, 10 * time.Second, nil, nil, true, false},
+		{"from 20,000", auto, strategy.PopMaxN, 2, 5 * time.Second, nil, nil, false, false},
+		{"from 20,000, four workers", auto, strategy.PopMaxN, 4, 5 * time.Second, nil, nil, false, false},
+		{"from 20,000 with the time", auto, strategy.PopMaxN, 16, strategy.PopMaxN * strategy.PopPerCity, nil, nil, true, false},
+		{"below 50,000 with the time", auto, strategy.PopLongMaxN - 1, 16, strategy.PopLongMaxN * strategy.PopPerCity, nil, nil, true, false},
+		{"below 50,000 without the time", auto, strategy.PopLongMaxN - 1, 16, strategy.PopLongMaxN * strategy.PopPerCity / 2, nil, nil, false, false},
+		{"from 50,000", auto, strategy.PopLongMaxN, 16, time.Hour, nil, nil, false, false},
+		{"from 20,000, two workers, 0.5 ms a city", auto, strategy.PopMaxN, 2, strategy.PopMaxN * strategy.PopPerCity, nil, nil, false, false},
+		{"from 20,000, two workers, 1 ms a city", auto, strategy.PopMaxN, 2, 2 * strategy.PopMaxN * strategy.PopPerCity, nil, nil, true, false},
+		{"from 20,000, one worker, 1 ms a city", auto, strategy.PopMaxN, 1, 2 * strategy.PopMaxN * strategy.PopPerCity, nil, nil, false, false},
+		{"an option given from 10,000, four workers", auto, strategy.RestartMaxN, 4, 10 * time.Second, func(o *ilsOptions) { o.cfg.stale = 2 }, []string{OptStale}, false, false},
+		{"an option given below 10,000, sixteen workers", auto, strategy.RestartMaxN - 1, 16, 10 * time.Second, func(o *ilsOptions) { o.cfg.stale = 2 }, []string{OptStale}, false, true},
+		{"partition sizes", auto, strategy.PartitionMinN, 2, 10 * time.Second, nil, nil, false, false},
+		{"2opt-ils", ils2, 2000, 2, 10 * time.Second, nil, nil, false, false},
+		{"2opt-ils, four workers", ils2, 2000, 4, 10 * time.Second, nil, nil, false, false},
 	} {
 		e := tc.e.(ilsEngine)
 		in := uniformInstance(tc.n, 3)
-		p := solver.Params{Workers: tc.w, TimeLimit: tc.limit, Extra: tc.extra}
+		p := solver.Params{Workers: tc.w, TimeLimit: tc.limit, Config: tc.set}
 		o, err := e.config(in, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl := e.decide(e.facts(o, in, p.Given, tc.w, tc.limit))
+		given := func(name string) bool { return slices.Contains(tc.given, name) }
+		pl := e.decide(e.facts(o, in, given, tc.w, tc.limit))
 		if pl.pop() != tc.pop || (pl.Restart > 0) != tc.restarts {
 			t.Errorf("%s: pop %v, restart %v; want %v, %v", tc.name, pl.pop(), pl.Restart, tc.pop, tc.restarts)
 		}
-		pl.apply(&o, p.Given)
+		pl.apply(&o, given)
 		if want := map[bool]int{true: int(strategy.RestartStall / time.Millisecond)}[tc.restarts]; o.restart != want {
 			t.Errorf("%s: the run's restart option %d, want %d", tc.name, o.restart, want)
 		}
@@ -122,12 +125,11 @@ func TestPlanPrintsTheStrategy(t *testing.T) {
 }
 
 // TestAutoComposed: auto run by a composing engine (Auto) prepares its
-// config once, runs by the strategy it is handed, and refuses an option
-// it does not take (the composing engine hands only auto's).
+// config once and runs by the strategy it is handed.
 func TestAutoComposed(t *testing.T) {
 	in := uniformInstance(300, 4)
 	a := Auto()
-	p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{OptKicks: "20"}}
+	p := solver.Params{Seed: 1, Workers: 2, Config: func(o *ilsOptions) { o.kicks = 20 }}
 	cfg, err := a.Prepare(in, p)
 	if err != nil {
 		t.Fatalf("prepare: %v", err)
@@ -139,9 +141,5 @@ func TestAutoComposed(t *testing.T) {
 	}
 	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
 		t.Fatal(err)
-	}
-	p.Extra = map[string]string{OptKicks: "20", "window": "5"}
-	if _, err := a.Prepare(in, p); err == nil {
-		t.Error("auto's config took an option it does not declare")
 	}
 }

@@ -2,7 +2,6 @@ package ils
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -133,24 +132,18 @@ func TestSetupHonoursContext(t *testing.T) {
 	}
 }
 
-// TestUnboundedParams: huge or memory-exhausting numbers are refused
-// with an error, never a panic or an allocation that cannot succeed, and
-// a huge Sweeps no longer overflows N·Sweeps into an empty schedule.
+// TestUnboundedParams: huge or memory-exhausting numbers of workers are
+// refused with an error, never a panic or an allocation that cannot
+// succeed (the option texts: solver's TestCPUEnginesRefuseHugeText).
 func TestUnboundedParams(t *testing.T) {
 	in := uniformInstance(2000, 1)
 	for _, c := range []struct {
 		name string
 		p    solver.Params
 	}{
-		{"pspm", solver.Params{Extra: map[string]string{"blocks": fmt.Sprint(1 << 62)}}},
-		{"sa", solver.Params{Extra: map[string]string{"blocks": fmt.Sprint(100_000_000)}}},
 		{"pssm", solver.Params{Workers: 100_000_000}},
-		{"pspm", solver.Params{Extra: map[string]string{"threads": fmt.Sprint(math.MaxInt64)}}},
-		{"sspm", solver.Params{Extra: map[string]string{"threads": fmt.Sprint(math.MaxInt64 - 1)}}},
 		{"auto", solver.Params{Workers: 100_000_000}},
 		{"2opt-climb", solver.Params{Workers: 100_000_000}},
-		{"auto", solver.Params{Extra: map[string]string{OptRKBI: "99999999999", OptPivot: "rkbi"}}},
-		{"sa", solver.Params{Extra: map[string]string{"sweeps": fmt.Sprint(math.MaxInt64)}}},
 	} {
 		if _, err := solveWithin(t, 20*time.Second, context.Background(), c.name, in, c.p); err == nil {
 			t.Errorf("%s %+v: no error", c.name, c.p)
@@ -221,7 +214,7 @@ func TestFixedEdgesTSPLIB(t *testing.T) {
 	if len(in.FixedEdges) == 0 {
 		t.Fatal("linhp318 read without its fixed edge")
 	}
-	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{OptKicks: "2000"}}, nil)
+	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 2, Config: func(o *ilsOptions) { o.kicks = 2000 }}, nil)
 	if err := in.CheckFixedEdges(res.Tour); err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +238,7 @@ func TestSnapshotBestIsBest(t *testing.T) {
 		close(done)
 	}()
 	e, _ := solver.Lookup("auto", solver.BackendCPU)
-	res, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, Workers: 1, Extra: map[string]string{OptKicks: "10", OptCandidates: "nearest"}}, snaps)
+	res, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, Workers: 1, Config: func(o *ilsOptions) { o.kicks, o.cfg.candidates = 10, listNearest }}, snaps)
 	close(snaps)
 	<-done
 	if err != nil {
@@ -295,13 +288,13 @@ func TestRunRefusesFixedEdges(t *testing.T) {
 func TestSharedDescent(t *testing.T) {
 	in := uniformInstance(500, 9)
 	for _, name := range []string{"auto", "3opt-ils"} {
-		p := solver.Params{Seed: 3, Workers: 5, Extra: map[string]string{OptKicks: "40"}}
+		p := solver.Params{Seed: 3, Workers: 5, Config: func(o *ilsOptions) { o.kicks = 40 }}
 		a := solve(t, name, in, p, nil)
 		b := solve(t, name, in, p, nil)
 		if !slices.Equal(a.Tour, b.Tour) || a.Moves != b.Moves {
 			t.Fatalf("%s: same seed and workers, different runs: %d/%d", name, a.Length, b.Length)
 		}
-		one := solve(t, name, in, solver.Params{Seed: 3, Workers: 1, Extra: map[string]string{OptKicks: "40"}}, nil)
+		one := solve(t, name, in, solver.Params{Seed: 3, Workers: 1, Config: func(o *ilsOptions) { o.kicks = 40 }}, nil)
 		if a.Length > one.Length {
 			t.Errorf("%s: 5 workers %d, worse than worker 0 alone %d", name, a.Length, one.Length)
 		}

@@ -14,24 +14,25 @@ import (
 func TestPartitionWorkersFollowThePiece(t *testing.T) {
 	in := uniformInstance(30000, 1)
 	for _, c := range []struct {
-		name, partition string
-		want            int
+		name      string
+		partition partMode
+		want      int
 	}{
-		{"auto", "on", partition.PieceCities(in.N, 0)},
-		{"auto", "off", in.N},
-		{"2opt-ils", "auto", in.N},
+		{"auto", partOn, partition.PieceCities(in.N, 0)},
+		{"auto", partOff, in.N},
+		{"2opt-ils", partAuto, in.N},
 	} {
 		eng, err := solver.Lookup(c.name, solver.BackendCPU)
 		if err != nil {
 			t.Fatal(err)
 		}
 		e := eng.(ilsEngine)
-		o, err := e.config(in, solver.Params{Extra: map[string]string{OptPartition: c.partition}})
+		o, err := e.config(in, solver.Params{Config: func(o *ilsOptions) { o.partition = c.partition }})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := e.searchCities(o, in); got != c.want {
-			t.Errorf("%s partition=%s: %d cities a search, want %d", c.name, c.partition, got, c.want)
+			t.Errorf("%s partition %d: %d cities a search, want %d", c.name, c.partition, got, c.want)
 		}
 	}
 	// the bound that gave 6 workers on 16 cores at 10,000,000 cities

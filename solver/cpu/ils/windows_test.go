@@ -18,8 +18,10 @@ func TestAutoWindows(t *testing.T) {
 		t.Skip("a run of 50,000 cities")
 	}
 	in := uniformInstance(strategy.WindowsMinN, 31)
-	p := withOpts(solver.Params{TimeLimit: 8 * time.Second, Seed: 1, Workers: 2}, "windows=on")
-	e := tweaked(t, "auto", func(o *ilsOptions) { o.win.rate, o.win.start, o.win.slice = 0, 0, 1000 })
+	p := solver.Params{TimeLimit: 8 * time.Second, Seed: 1, Workers: 2, Config: func(o *ilsOptions) {
+		o.win.mode, o.win.rate, o.win.start, o.win.slice = strategy.On, 0, 0, 1000
+	}}
+	e, _ := solver.Lookup("auto", solver.BackendCPU)
 	res, err := solver.RunAided(context.Background(), e, in, p, nil, solver.Aid{}, false)
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +29,7 @@ func TestAutoWindows(t *testing.T) {
 	if w := res.Account.TourWindows; w == nil || w.Searched == 0 || res.StopReason != solver.StopTime {
 		t.Fatalf("windows on: account %+v, stop %v", w, res.StopReason)
 	}
-	off := solve(t, "auto", in, withOpts(solver.Params{TimeLimit: 2 * time.Second, Seed: 1, Workers: 2}, "windows=off"), nil)
+	off := solve(t, "auto", in, solver.Params{TimeLimit: 2 * time.Second, Seed: 1, Workers: 2, Config: func(o *ilsOptions) { o.win.mode = strategy.Off }}, nil)
 	if off.Account.TourWindows != nil {
 		t.Fatalf("windows off: account %+v", off.Account.TourWindows)
 	}

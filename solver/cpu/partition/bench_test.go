@@ -11,7 +11,7 @@ import (
 // from the segment's coordinates.
 func benchPartSegment(b *testing.B, cached bool) {
 	in := uniformInstance(10000, 1)
-	pr := newTestPartRun(b, in, 2, map[string]string{optPartSegment: "5000"})
+	pr := newTestPartRun(b, in, 2, func(o *Options) { o.Seg = 5000 })
 	pr.cut(0, 0)
 	pr.prepare(0)
 	sg := pr.segs[0]
@@ -49,7 +49,7 @@ func BenchmarkPartSegmentKicks(b *testing.B) {
 // share of a round.
 func BenchmarkPartRound(b *testing.B) {
 	in := uniformInstance(20000, 1)
-	pr := newTestPartRun(b, in, 2, map[string]string{optPartSegment: "5000", optPartSlice: "0", optPartKicks: "1"})
+	pr := newTestPartRun(b, in, 2, func(o *Options) { o.Seg, o.SliceMS, o.KicksPerCity = 5000, 0, 1 })
 	rng := newRNG(3, 0)
 	var kicks int64
 	var stitch time.Duration

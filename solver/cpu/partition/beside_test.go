@@ -21,7 +21,7 @@ import (
 func TestPartitionBeside(t *testing.T) {
 	in := uniformInstance(3000, 23)
 	for _, mode := range []string{"2opt", "end", "dup", "error"} {
-		pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "300", optPartKicks: "0.2", optPartShape: "path"})
+		pr := newTestPartRun(t, in, 4, func(o *Options) { o.Seg, o.KicksPerCity, o.Shape = 300, 0.2, ShapePath })
 		f := &enginetest.FakePaths{Mode: mode}
 		pr.bs = beside{paths: f, share: besideShare}
 		checkPartTour(t, pr, mode+": start")
@@ -81,7 +81,7 @@ func TestBesideFirstShare(t *testing.T) {
 	}
 	// a partition search sets it from its own lists
 	for _, kind := range []string{"portgen", "portcgen"} {
-		pr := newTestPartRunAid(t, enginetest.DIMACS(t, kind, 3000, 3000), 2, map[string]string{optCandidates: "mixed"}, solver.Aid{Paths: &enginetest.FakePaths{}})
+		pr := newTestPartRunAid(t, enginetest.DIMACS(t, kind, 3000, 3000), 2, func(o *Options) { o.Candidates = ListMixed }, solver.Aid{Paths: &enginetest.FakePaths{}})
 		want := besideSmallShare
 		if kind == "portcgen" {
 			want = besideShare
@@ -109,7 +109,7 @@ func TestBesideNone(t *testing.T) {
 	if b := newBeside(r); b.share != 2 {
 		t.Fatalf("share %v, want the aid's 2", b.share)
 	}
-	pr := newTestPartRun(t, in, 2, map[string]string{optPartSegment: "100"})
+	pr := newTestPartRun(t, in, 2, func(o *Options) { o.Seg = 100 })
 	pr.bs = beside{paths: f, share: 2}
 	pr.cutPaths(0)
 	if g := pr.bs.segments(pr); g != pr.p/2 {
@@ -180,7 +180,7 @@ func TestTakePath(t *testing.T) {
 	for name, mut := range mutate {
 		for seed := range uint64(6) {
 			r := newRNG(seed, 11)
-			pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "200", optPartShape: "path"})
+			pr := newTestPartRun(t, in, 4, func(o *Options) { o.Seg, o.Shape = 200, ShapePath })
 			pr.cutPaths(r.Intn(in.N))
 			g := 3
 			b := &pr.bs
@@ -227,7 +227,7 @@ func TestTakePath(t *testing.T) {
 // starts is meant to run past the limit.
 func TestBesideUntil(t *testing.T) {
 	in := uniformInstance(3000, 26)
-	pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "300", optPartShape: "path"})
+	pr := newTestPartRun(t, in, 4, func(o *Options) { o.Seg, o.Shape = 300, ShapePath })
 	f := &enginetest.FakePaths{}
 	pr.bs = beside{paths: f, share: besideShare}
 	pr.cutPaths(100)
@@ -249,7 +249,7 @@ func TestBesideUntil(t *testing.T) {
 // the range or with the pieces' shape given, there is no early phase.
 func TestBesideEarly(t *testing.T) {
 	in := uniformInstance(3000, 25)
-	extra := map[string]string{optPartSegment: "300", optPartKicks: "1", optPartSlice: "0"}
+	extra := func(o *Options) { o.Seg, o.KicksPerCity, o.SliceMS = 300, 1, 0 }
 	pr := newTestPartRunWith(t, in, 4, extra, solver.Aid{}, earlyBetween(2000, 4000))
 	if pr.besideEarly() {
 		t.Fatal("an early phase without the improver")
@@ -324,7 +324,7 @@ func TestBesideLayout(t *testing.T) {
 	// of which partLayout's layout would give the improver two
 	in := uniformInstance(3000, 27)
 	const w = 4
-	pr := newTestPartRun(t, in, w, map[string]string{optPartSegment: "750", optPartKicks: "0.2", optPartSlice: "0", optPartShape: "path"})
+	pr := newTestPartRun(t, in, w, func(o *Options) { o.Seg, o.KicksPerCity, o.SliceMS, o.Shape = 750, 0.2, 0, ShapePath })
 	base, rep := partLayout(in.N, w, 750)
 	if pr.p != base || pr.rep != rep {
 		t.Fatalf("without the improver %d × %d segments, want partLayout's %d × %d", pr.p, pr.rep, base, rep)
@@ -372,10 +372,9 @@ func TestBesideLayout(t *testing.T) {
 func TestBesideEarlySegments(t *testing.T) {
 	in := uniformInstance(20000, 28)
 	for _, seg := range []int{0, 4000} {
-		extra := map[string]string{optPartKicks: "0.02", optPartSlice: "0"}
+		extra := func(o *Options) { o.KicksPerCity, o.SliceMS, o.Seg = 0.02, 0, seg }
 		early, later := besideEarlySegment, partSize(in.N, 1, 0)
 		if seg > 0 {
-			extra[optPartSegment] = strconv.Itoa(seg)
 			early, later = seg, seg
 		}
 		pr := newTestPartRunWith(t, in, 1, extra, solver.Aid{}, earlyBetween(10000, 30000))

@@ -32,7 +32,7 @@ func checkNbDist(t *testing.T, s *ls, what string) {
 // and quadrant) each cached distance is the real one.
 func TestPartitionNbDist(t *testing.T) {
 	in := uniformInstance(3000, 25)
-	pr := newTestPartRun(t, in, 3, map[string]string{optPartSegment: "500", optPartKicks: "0.3"})
+	pr := newTestPartRun(t, in, 3, func(o *Options) { o.Seg, o.KicksPerCity = 500, 0.3 })
 	rng := newRNG(7, 0)
 	for round := range 4 {
 		pr.cut(rng.Intn(in.N), 0)

@@ -28,7 +28,7 @@ func tourEdges(t []int32) map[[2]int32]bool {
 // edge, at most 2·clusterEnds of them between two long edges, and the
 // contracted tour in its own order expands to the tour itself.
 func TestClusterContract(t *testing.T) {
-	pr := newTestPartRun(t, enginetest.DIMACS(t, "portcgen", 3000, 3000), 2, map[string]string{optCandidates: "mixed"})
+	pr := newTestPartRun(t, enginetest.DIMACS(t, "portcgen", 3000, 3000), 2, func(o *Options) { o.Candidates = ListMixed })
 	cs := pr.contract()
 	if cs == nil {
 		t.Fatal("no runs on a clustered instance")
@@ -78,7 +78,7 @@ func TestClusterContract(t *testing.T) {
 // keeps every edge inside the runs' contracted insides;
 // a second pass never lengthens it.
 func TestClusterPass(t *testing.T) {
-	pr := newTestPartRun(t, enginetest.DIMACS(t, "portcgen", 3000, 3000), 2, map[string]string{optCandidates: "mixed"})
+	pr := newTestPartRun(t, enginetest.DIMACS(t, "portcgen", 3000, 3000), 2, func(o *Options) { o.Candidates = ListMixed })
 	if !pr.clustered || !pr.clusterDue() {
 		t.Fatalf("clustered %v, pass due %v at round 0", pr.clustered, pr.clusterDue())
 	}
@@ -113,7 +113,7 @@ func TestClusterPass(t *testing.T) {
 // edges is no cut, and the pass keeps every fixed edge.
 func TestClusterPassFixed(t *testing.T) {
 	in := enginetest.DIMACS(t, "portcgen", 3000, 3000)
-	pr := newTestPartRun(t, in, 2, map[string]string{optCandidates: "mixed"})
+	pr := newTestPartRun(t, in, 2, func(o *Options) { o.Candidates = ListMixed })
 	n := len(pr.t)
 	for i, a := range pr.t {
 		if b := pr.t[(i+1)%n]; pr.longEdge(a, b) && i%3 == 0 {
@@ -123,7 +123,7 @@ func TestClusterPassFixed(t *testing.T) {
 	if len(in.FixedEdges) == 0 {
 		t.Fatal("no long edges to fix")
 	}
-	pr = newTestPartRun(t, in, 2, map[string]string{optCandidates: "mixed"})
+	pr = newTestPartRun(t, in, 2, func(o *Options) { o.Candidates = ListMixed })
 	for _, e := range in.FixedEdges {
 		if pr.longEdge(int32(e[0]), int32(e[1])) {
 			t.Fatalf("fixed edge %v taken for a cut", e)
@@ -159,7 +159,7 @@ func TestClusterSchedule(t *testing.T) {
 	if pr.clusterGap != 2 || pr.clusterDue() {
 		t.Fatalf("after a gain: gap %d, due %v", pr.clusterGap, pr.clusterDue())
 	}
-	uni := newTestPartRun(t, enginetest.DIMACS(t, "portgen", 3000, 3000), 2, map[string]string{optCandidates: "mixed"})
+	uni := newTestPartRun(t, enginetest.DIMACS(t, "portgen", 3000, 3000), 2, func(o *Options) { o.Candidates = ListMixed })
 	if uni.clusterDue() {
 		t.Fatal("cluster pass due on a uniform instance")
 	}

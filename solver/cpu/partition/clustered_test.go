@@ -15,11 +15,11 @@ import (
 // lists are valid (inside the piece, never the city itself) and most
 // candidate pairs are mutual.
 func TestPartitionClustered(t *testing.T) {
-	uni := newTestPartRun(t, enginetest.DIMACS(t, "portgen", 3000, 3000), 4, map[string]string{optPartSegment: "400", optCandidates: "mixed"})
+	uni := newTestPartRun(t, enginetest.DIMACS(t, "portgen", 3000, 3000), 4, func(o *Options) { o.Seg, o.Candidates = 400, ListMixed })
 	if uni.clustered {
 		t.Fatal("uniform instance taken for clustered")
 	}
-	pr := newTestPartRun(t, enginetest.DIMACS(t, "portcgen", 3000, 3000), 4, map[string]string{optPartSegment: "400", optCandidates: "mixed"})
+	pr := newTestPartRun(t, enginetest.DIMACS(t, "portcgen", 3000, 3000), 4, func(o *Options) { o.Seg, o.Candidates = 400, ListMixed })
 	if !pr.clustered {
 		t.Fatal("clustered instance not taken for clustered")
 	}
@@ -77,7 +77,7 @@ func TestPartitionClustered(t *testing.T) {
 func TestPartitionClusteredStitch(t *testing.T) {
 	for _, kind := range []string{"portcgen", "portgen"} {
 		in := enginetest.DIMACS(t, kind, 3000, 3000)
-		pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "400", optCandidates: "mixed", optKicks: "1000"})
+		pr := newTestPartRun(t, in, 4, func(o *Options) { o.Seg, o.Candidates, o.Kicks = 400, ListMixed, 1000 })
 		pr.cut(0, 1<<40)
 		pr.runRound()
 		pr.stitch(time.Hour, 0)
@@ -118,8 +118,9 @@ func TestPartitionClusteredStitch(t *testing.T) {
 func TestPartitionClusteredChain(t *testing.T) {
 	for _, kind := range []string{"portcgen", "portgen"} {
 		in := enginetest.DIMACS(t, kind, 3000, 3000)
-		pr := newTestPartRun(t, in, 2, map[string]string{optPartSegment: "600", optPartKicks: "0.2", optPartSlice: "0",
-			optCandidates: "mixed", optMove: "adapt", optKicks: "100000"})
+		pr := newTestPartRun(t, in, 2, func(o *Options) {
+			o.Seg, o.KicksPerCity, o.SliceMS, o.Candidates, o.Move, o.Kicks = 600, 0.2, 0, ListMixed, MoveAdapt, 100000
+		})
 		rng := newRNG(5, 0)
 		var deep []bool
 		for range 4 {

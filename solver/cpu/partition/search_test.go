@@ -3,7 +3,6 @@ package partition
 import (
 	"context"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
@@ -17,24 +16,24 @@ import (
 
 // newTestPartRun readies a partition search of the auto engine's settings
 // on in (testOptions) from its greedy tour, as a run would, with w workers
-// and the options extra.
-func newTestPartRun(t testing.TB, in *solver.Instance, w int, extra map[string]string) *partRun {
+// and the options changed by set.
+func newTestPartRun(t testing.TB, in *solver.Instance, w int, set func(*Options)) *partRun {
 	t.Helper()
-	return newTestPartRunWith(t, in, w, extra, solver.Aid{}, nil)
+	return newTestPartRunWith(t, in, w, set, solver.Aid{}, nil)
 }
 
 // newTestPartRunAid is newTestPartRun with the run's aid.
-func newTestPartRunAid(t testing.TB, in *solver.Instance, w int, extra map[string]string, aid solver.Aid) *partRun {
+func newTestPartRunAid(t testing.TB, in *solver.Instance, w int, set func(*Options), aid solver.Aid) *partRun {
 	t.Helper()
-	return newTestPartRunWith(t, in, w, extra, aid, nil)
+	return newTestPartRunWith(t, in, w, set, aid, nil)
 }
 
 // newTestPartRunWith is newTestPartRunAid with the environment changed
 // by set (nil: as a run takes it).
-func newTestPartRunWith(t testing.TB, in *solver.Instance, w int, extra map[string]string, aid solver.Aid, set func(*Env)) *partRun {
+func newTestPartRunWith(t testing.TB, in *solver.Instance, w int, opts func(*Options), aid solver.Aid, set func(*Env)) *partRun {
 	t.Helper()
 	p := solver.Params{Seed: 3, Workers: w}
-	env := &Env{In: in, Seed: p.Seed, Workers: w, Opts: testOptions(t, in.N, extra),
+	env := &Env{In: in, Seed: p.Seed, Workers: w, Opts: testOptions(in.N, opts),
 		EarlyMinN: DefaultEarlyMinN, EarlyMaxN: DefaultEarlyMaxN,
 		Control: runctl.NewControl(context.Background(), p, w, nil, time.Now()), KicksDone: make([]runctl.Counter, w), Aid: aid}
 	if set != nil {
@@ -95,7 +94,7 @@ func TestPartitionRounds(t *testing.T) {
 	for _, tc := range []struct {
 		seg, p, rep int
 	}{{400, 8, 1}, {2000, 2, 2}} {
-		pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: strconv.Itoa(tc.seg), optPartKicks: "0.5", optPartShape: "path"})
+		pr := newTestPartRun(t, in, 4, func(o *Options) { o.Seg, o.KicksPerCity, o.Shape = tc.seg, 0.5, ShapePath })
 		if pr.p != tc.p || pr.rep != tc.rep {
 			t.Fatalf("segment size %d: %d segments × %d searches, want %d × %d", tc.seg, pr.p, pr.rep, tc.p, tc.rep)
 		}
@@ -179,7 +178,7 @@ func TestPartitionFixedEdges(t *testing.T) {
 	for i := 0; i+1 < len(g); i += 37 {
 		in.FixedEdges = append(in.FixedEdges, [2]int{g[i], g[i+1]})
 	}
-	pr := newTestPartRun(t, in, 3, map[string]string{optPartSegment: "300"})
+	pr := newTestPartRun(t, in, 3, func(o *Options) { o.Seg = 300 })
 	checkPartTour(t, pr, "start")
 	rng := newRNG(6, 0)
 	for range 4 {
@@ -196,7 +195,7 @@ func TestPartitionFixedEdges(t *testing.T) {
 // a k-d tree over its cities would give it.
 func TestPartitionRestrictedLists(t *testing.T) {
 	in := uniformInstance(3000, 25)
-	pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "400", optCandidates: "mixed"})
+	pr := newTestPartRun(t, in, 4, func(o *Options) { o.Seg, o.Candidates = 400, ListMixed })
 	for round := range 2 {
 		pr.round = int64(round)
 		pr.cut(round*777, 0)
@@ -249,9 +248,11 @@ func TestPartitionRestrictedLists(t *testing.T) {
 // the instance, and with several searches per region.
 func TestPartitionRegionRounds(t *testing.T) {
 	for _, tc := range []struct {
-		shape, seg string
-		fixed      bool
-	}{{"region", "400", false}, {"alternate", "400", false}, {"region", "300", true}, {"region", "1500", false}} {
+		name  string
+		shape Shape
+		seg   int
+		fixed bool
+	}{{"region", ShapeRegion, 400, false}, {"alternate", ShapeAlternate, 400, false}, {"region", ShapeRegion, 300, true}, {"region", ShapeRegion, 1500, false}} {
 		in := uniformInstance(3000, 26)
 		if tc.fixed {
 			g := construct.Greedy(in, neighbor.Nearest(in, 8))
@@ -259,7 +260,7 @@ func TestPartitionRegionRounds(t *testing.T) {
 				in.FixedEdges = append(in.FixedEdges, [2]int{g[i], g[i+1]})
 			}
 		}
-		pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: tc.seg, optPartKicks: "0.5", optPartShape: tc.shape})
+		pr := newTestPartRun(t, in, 4, func(o *Options) { o.Seg, o.KicksPerCity, o.Shape = tc.seg, 0.5, tc.shape })
 		checkPartTour(t, pr, "start")
 		start := pr.length
 		rng := newRNG(7, 0)
@@ -278,26 +279,26 @@ func TestPartitionRegionRounds(t *testing.T) {
 					}
 				}
 				if paths <= pr.p {
-					t.Fatalf("%s round %d: %d paths in %d regions, want several a region", tc.shape, round, paths, pr.p)
+					t.Fatalf("%s round %d: %d paths in %d regions, want several a region", tc.name, round, paths, pr.p)
 				}
 			}
 			pr.runRound()
 			checkPartLists(t, pr)
-			checkPartTour(t, pr, tc.shape+" round, after the segments")
+			checkPartTour(t, pr, tc.name+" round, after the segments")
 			pr.stitch(time.Hour, 0)
 			pr.round++
-			checkPartTour(t, pr, tc.shape+" round, after the descent between segments")
+			checkPartTour(t, pr, tc.name+" round, after the descent between segments")
 			if pr.length > before {
-				t.Fatalf("%s round %d: %d → %d, longer", tc.shape, round, before, pr.length)
+				t.Fatalf("%s round %d: %d → %d, longer", tc.name, round, before, pr.length)
 			}
 		}
 		if regions == 0 || pr.merged == 0 || pr.merged < pr.rejected {
-			t.Fatalf("%s: %d region rounds, %d results kept, %d dropped", tc.shape, regions, pr.merged, pr.rejected)
+			t.Fatalf("%s: %d region rounds, %d results kept, %d dropped", tc.name, regions, pr.merged, pr.rejected)
 		}
 		if pr.length >= start {
-			t.Fatalf("%s: six rounds gained nothing on the greedy tour (%d)", tc.shape, start)
+			t.Fatalf("%s: six rounds gained nothing on the greedy tour (%d)", tc.name, start)
 		}
-		t.Logf("%s (segments of %s, fixed edges %v): %d → %d, %d region results kept, %d dropped", tc.shape, tc.seg, tc.fixed, start, pr.length, pr.merged, pr.rejected)
+		t.Logf("%s (segments of %d, fixed edges %v): %d → %d, %d region results kept, %d dropped", tc.name, tc.seg, tc.fixed, start, pr.length, pr.merged, pr.rejected)
 	}
 }
 
@@ -334,7 +335,7 @@ func TestPartitionChooseShape(t *testing.T) {
 // cut's direction give no region cut.
 func TestPartitionCutRegions(t *testing.T) {
 	in := uniformInstance(5000, 27)
-	pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "400"})
+	pr := newTestPartRun(t, in, 4, func(o *Options) { o.Seg = 400 })
 	n := in.N
 	pos := make([]int32, n)
 	for at, ct := range pr.t {
@@ -374,7 +375,7 @@ func TestPartitionCutRegions(t *testing.T) {
 		y[i] = float64(i)
 	}
 	line := solver.NewCoordInstance("line", solver.Euc2D, x, y, nil)
-	pl := newTestPartRun(t, line, 4, map[string]string{optPartSegment: "100"})
+	pl := newTestPartRun(t, line, 4, func(o *Options) { o.Seg = 100 })
 	if pl.cutRegions(0) {
 		t.Fatal("cities on one line across the strips: cut into regions")
 	}
@@ -385,7 +386,7 @@ func TestPartitionCutRegions(t *testing.T) {
 // option's; partdeep 0 takes it from the start.
 func TestPartitionDeepAfter(t *testing.T) {
 	in := uniformInstance(2000, 28)
-	pr := newTestPartRun(t, in, 2, map[string]string{optPartSegment: "500", optPartKicks: "0.5", optPartSlice: "0", optDepth: "2", optPartDeep: "1"})
+	pr := newTestPartRun(t, in, 2, func(o *Options) { o.Seg, o.KicksPerCity, o.SliceMS, o.Depth, o.DeepPerCity = 500, 0.5, 0, 2, 1 })
 	rng := newRNG(8, 0)
 	var depths []int
 	for range 5 {
@@ -397,7 +398,7 @@ func TestPartitionDeepAfter(t *testing.T) {
 		t.Fatalf("depth by round %v, want [1 1 2 2 2] (kicks %d for %d cities)", depths, pr.kicks, in.N)
 	}
 	checkPartTour(t, pr, "after the rounds")
-	pr = newTestPartRun(t, in, 2, map[string]string{optPartSegment: "500", optDepth: "2", optPartDeep: "0"})
+	pr = newTestPartRun(t, in, 2, func(o *Options) { o.Seg, o.Depth, o.DeepPerCity = 500, 2, 0 })
 	pr.step(0, 0)
 	if pr.depth != 2 {
 		t.Fatalf("partdeep 0: depth %d in the first round, want 2", pr.depth)
@@ -409,7 +410,7 @@ func TestPartitionDeepAfter(t *testing.T) {
 // within maxChecks one-cycle checks and a valid tour.
 func TestPartitionMergeBounded(t *testing.T) {
 	in := uniformInstance(20000, 29)
-	pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "200", optPartKicks: "0.2", optPartShape: "region", optPartSlice: "0"})
+	pr := newTestPartRun(t, in, 4, func(o *Options) { o.Seg, o.KicksPerCity, o.Shape, o.SliceMS = 200, 0.2, ShapeRegion, 0 })
 	if pr.p < 64 {
 		t.Fatalf("%d regions, want many", pr.p)
 	}
@@ -433,7 +434,7 @@ func TestPartitionMergeBounded(t *testing.T) {
 // lie inside it).
 func TestPartitionAlphaLists(t *testing.T) {
 	in := uniformInstance(3000, 26)
-	pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "400", optCandidates: "alpha"})
+	pr := newTestPartRun(t, in, 4, func(o *Options) { o.Seg, o.Candidates = 400, ListAlpha })
 	q := neighbor.Quadrant(in, 8)
 	pr.nb = [2]*neighbor.Lists{q, q}
 	near, wide := neighbor.Nearest(in, 8), neighbor.Nearest(in, 16)
@@ -521,10 +522,10 @@ func TestPartitionChooseMove(t *testing.T) {
 // exact.
 func TestPartitionAdapt(t *testing.T) {
 	in := uniformInstance(3000, 31)
-	extra := func() map[string]string {
-		return map[string]string{optPartSegment: "600", optPartKicks: "0.3", optPartSlice: "0", optMove: "adapt", optKicks: "100000"}
+	extra := func(o *Options) {
+		o.Seg, o.KicksPerCity, o.SliceMS, o.Move, o.Kicks = 600, 0.3, 0, MoveAdapt, 100000
 	}
-	pr := newTestPartRun(t, in, 2, extra())
+	pr := newTestPartRun(t, in, 2, extra)
 	rng := newRNG(4, 0)
 	var deep []bool
 	for range 8 {
@@ -546,7 +547,7 @@ func TestPartitionAdapt(t *testing.T) {
 // the tour as it was, in the same order, its regions' results dropped.
 func TestMergeRegionsStopped(t *testing.T) {
 	in := uniformInstance(4000, 30)
-	pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "300", optPartKicks: "0.2", optPartShape: "region", optPartSlice: "0"})
+	pr := newTestPartRun(t, in, 4, func(o *Options) { o.Seg, o.KicksPerCity, o.Shape, o.SliceMS = 300, 0.2, ShapeRegion, 0 })
 	pr.cut(5, 0)
 	if !pr.region {
 		t.Fatal("not a region round")
@@ -591,7 +592,7 @@ func TestTaskSlice(t *testing.T) {
 // TestRegionFits: a round that would cut the plane cuts paths instead
 // when less than twice the last region cut's time is left of the run.
 func TestRegionFits(t *testing.T) {
-	pr := newTestPartRun(t, enginetest.DIMACS(t, "portgen", 3000, 3000), 2, map[string]string{optPartShape: "region"})
+	pr := newTestPartRun(t, enginetest.DIMACS(t, "portgen", 3000, 3000), 2, func(o *Options) { o.Shape = ShapeRegion })
 	pr.env.Control.Deadline = time.Now().Add(time.Hour)
 	pr.cut(0, 0)
 	if !pr.region || pr.regionCut <= 0 {
@@ -609,20 +610,20 @@ func TestRegionFits(t *testing.T) {
 // descent runs to its local optimum whatever the slice.
 func TestPartitionDeepSlice(t *testing.T) {
 	in := uniformInstance(3000, 33)
-	for _, move := range []string{"lk5", "chain"} {
-		pr := newTestPartRun(t, in, 1, map[string]string{optPartSegment: "3000", optPartSlice: "300", optMove: move, optDepth: "2"})
+	for _, move := range []Move{MoveLK5, MoveChain} {
+		pr := newTestPartRun(t, in, 1, func(o *Options) { o.Seg, o.SliceMS, o.Move, o.Depth = 3000, 300, move, 2 })
 		pr.cut(0, 0)
 		pr.prepare(0)
 		pr.segs[0].kicks = 0 // the descent alone
 		full, _ := pr.search(0, 0, 0, time.Time{})
 		cut, kicks := pr.search(0, 0, 0, time.Now())
 		if cut > 0 || full >= 0 || kicks != 0 {
-			t.Fatalf("%s: gains %d (cut) and %d (full), %d kicks after the slice", move, cut, full, kicks)
+			t.Fatalf("move %d: gains %d (cut) and %d (full), %d kicks after the slice", move, cut, full, kicks)
 		}
-		if move == "lk5" && cut <= full {
+		if move == MoveLK5 && cut <= full {
 			t.Fatalf("5-opt: the descent past its slice gained %d, the full one %d", cut, full)
 		}
-		if move == "chain" && cut != full {
+		if move == MoveChain && cut != full {
 			t.Fatalf("chain: the descent past its slice gained %d, the full one %d", cut, full)
 		}
 	}
@@ -633,7 +634,7 @@ func TestPartitionDeepSlice(t *testing.T) {
 // kicks budget its gain per kick.
 func TestPartitionShapeRate(t *testing.T) {
 	in := uniformInstance(3000, 35)
-	pr := newTestPartRun(t, in, 2, map[string]string{optPartSegment: "600", optPartSlice: "20"})
+	pr := newTestPartRun(t, in, 2, func(o *Options) { o.Seg, o.SliceMS = 600, 20 })
 	l0, t0 := pr.length, time.Now()
 	k := pr.step(0, 0)
 	secs := time.Since(t0).Seconds()
@@ -643,7 +644,7 @@ func TestPartitionShapeRate(t *testing.T) {
 	if got, floor := pr.gain[0], float64(l0-pr.length)/secs; got < floor {
 		t.Fatalf("timed round: gain %.0f a second, below %.0f over the %.3f s around it", got, floor, secs)
 	}
-	pr = newTestPartRun(t, in, 2, map[string]string{optPartSegment: "600", optPartSlice: "0", optPartKicks: "0.5", optKicks: "100000"})
+	pr = newTestPartRun(t, in, 2, func(o *Options) { o.Seg, o.SliceMS, o.KicksPerCity, o.Kicks = 600, 0, 0.5, 100000 })
 	l0 = pr.length
 	k = pr.step(0, 1<<40)
 	if want := float64(l0-pr.length) / float64(k); pr.gain[0] != want {
@@ -656,7 +657,7 @@ func TestPartitionShapeRate(t *testing.T) {
 // records, shorter than the start.
 func TestCrowdedRound(t *testing.T) {
 	in := uniformInstance(12000, 9)
-	pr := newTestPartRunWith(t, in, 2, map[string]string{optPartShape: "path", optPartSlice: "0", optPartKicks: "0.05"}, solver.Aid{}, func(e *Env) { e.Crowded = true })
+	pr := newTestPartRunWith(t, in, 2, func(o *Options) { o.Shape, o.SliceMS, o.KicksPerCity = ShapePath, 0, 0.05 }, solver.Aid{}, func(e *Env) { e.Crowded = true })
 	if !pr.fused() {
 		t.Fatal("crowded path round not fused")
 	}

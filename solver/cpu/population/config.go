@@ -6,19 +6,21 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// options are one run's settings, the engine's config struct.
-type options struct {
-	workers int
-	pool    int
-	kicks   int
-	rounds  int
-	init    float64
-	gpx     gpxMode
-	merge   bool
-	ga      int
+// Config is one run's settings of pop, each field the option of its name
+// (spec): what its options parse into, and what Params.Config changes in
+// code.
+type Config struct {
+	Workers int // 0: all cores
+	Pool    int
+	Kicks   int
+	Rounds  int
+	Init    float64
+	GPX     gpxMode
+	Merge   bool
+	GA      int
 	// with an accelerator's pool (solver.Aid.Pool: GPU pop)
-	gpuRound int // milliseconds
-	gpuStart gpuStart
+	GPURound int // milliseconds
+	GPUStart gpuStart
 }
 
 // gpxMode is the gpx option: which crossover the pairs get.
@@ -33,24 +35,24 @@ const (
 
 // spec declares the engine's options.
 var spec = solver.NewSpec(
-	solver.SharedInt("workers", func(o *options) *int { return &o.workers }).Auto("all cores"),
-	solver.Int("pool", func(o *options) *int { return &o.pool }, 8, 2, 256,
+	solver.SharedInt("workers", func(o *Config) *int { return &o.Workers }).Auto("all cores"),
+	solver.Int("pool", func(o *Config) *int { return &o.Pool }, 8, 2, 256,
 		"tours the pool keeps; a new tour replaces the member closest to it by edge distance, only if shorter, and never enters twice"),
-	solver.Int(optKicks, func(o *options) *int { return &o.kicks }, 0, 0, math.MaxInt32,
+	solver.Int("kicks", func(o *Config) *int { return &o.Kicks }, 0, 0, math.MaxInt32,
 		"kicks of each local search (0: each runs for its time slice); with no time limit the run is deterministic and ends after its rounds"),
-	solver.Int("rounds", func(o *options) *int { return &o.rounds }, 0, 0, math.MaxInt32,
+	solver.Int("rounds", func(o *Config) *int { return &o.Rounds }, 0, 0, math.MaxInt32,
 		"rounds of one local search per worker (0: until the time limit, or 12 with a kicks budget and no time limit)"),
-	solver.Float("init", func(o *options) *float64 { return &o.init }, 0.3, 0, 1,
+	solver.Float("init", func(o *Config) *float64 { return &o.Init }, 0.3, 0, 1,
 		"share of the time limit the pool's first tours take together").Experimental(),
-	solver.Enum("gpx", func(o *options) *gpxMode { return &o.gpx }, "both", []string{"both", "gpx2", "gpx", "none"}, []gpxMode{gpxBoth, gpx2, gpxPlain, gpxNone},
+	solver.Enum("gpx", func(o *Config) *gpxMode { return &o.GPX }, "both", []string{"both", "gpx2", "gpx", "none"}, []gpxMode{gpxBoth, gpx2, gpxPlain, gpxNone},
 		"the crossover: the shorter child of gpx and of GPX2 one way (both), GPX2 (ghost split, fusion, both directions of the second parent, repair), partition crossover without ghosts and fusion but with repair (gpx), or none (the shorter of the pair searched on: the pool without recombination)").Experimental(),
-	solver.Bool("merge", func(o *options) *bool { return &o.merge }, true,
+	solver.Bool("merge", func(o *Config) *bool { return &o.Merge }, true,
 		"cross each search's tour with every pool member in turn before it is offered, keeping each child shorter than it").Experimental(),
-	solver.Int("ga", func(o *options) *int { return &o.ga }, 300, 0, 10000,
+	solver.Int("ga", func(o *Config) *int { return &o.GA }, 300, 0, 10000,
 		"most tours of the EAX population built first (descents of randomized nearest-neighbour tours, as many as the init share of the time allows, and with a GPU pool up to as many more, one a GPU slot, from its searches for the same share; all of them in a run by a kicks budget) and evolved by edge assembly crossover, one AB-cycle a child, until it converges; in a timed run a new population with the best so far follows while half the time is left; the pool then takes them (0: none)"),
-	solver.Int("gpuround", func(o *options) *int { return &o.gpuRound }, 300, 20, 60000,
+	solver.Int("gpuround", func(o *Config) *int { return &o.GPURound }, 300, 20, 60000,
 		"with a GPU pool (GPU pop): milliseconds of each round of the GPU's searches on copies of the pool's members, whose gains the pool then takes").Experimental(),
-	solver.Enum("gpustart", func(o *options) *gpuStart { return &o.gpuStart }, "copy", []string{"copy", "kick"}, []gpuStart{gpuCopy, gpuKick},
+	solver.Enum("gpustart", func(o *Config) *gpuStart { return &o.GPUStart }, "copy", []string{"copy", "kick"}, []gpuStart{gpuCopy, gpuKick},
 		"with a GPU pool (GPU pop): the GPU's tours start as copies of the pool's members, each slot varied by its own kicks (copy), or with random double bridges on a thousandth of the cities first, one plain copy a member (kick)").Experimental(),
 )
 
@@ -66,9 +68,6 @@ func init() {
 	solver.Register(engine{})
 	solver.Declare(Name, solver.BackendCPU, cpuSpec)
 }
-
-// optKicks is the kicks option: a budget that ends a run by itself.
-const optKicks = "kicks"
 
 // Options are the option declarations of pop run with a GPU pool, for the
 // engine that composes it (GPU pop) to declare the options it hands down.

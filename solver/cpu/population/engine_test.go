@@ -2,19 +2,19 @@ package population_test
 
 import (
 	"context"
-	"maps"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/population"
 	"github.com/tsplab/tsplab/solver/enginetest"
 	"github.com/tsplab/tsplab/solver/gen"
 )
 
 // budget ends a run by rounds of short local searches, not by time.
 func budget(seed uint64) solver.Params {
-	return solver.Params{Seed: seed, Workers: 2, Extra: map[string]string{"kicks": "40", "rounds": "6", "pool": "4"}}
+	return solver.Params{Seed: seed, Workers: 2, Config: func(o *population.Config) { o.Kicks, o.Rounds, o.Pool = 40, 6, 4 }}
 }
 
 func TestContract(t *testing.T) {
@@ -84,7 +84,7 @@ func TestLocalSearchesOnAThousandCities(t *testing.T) {
 	e, _ := solver.Lookup("pop", solver.BackendCPU)
 	for _, seed := range []uint64{2, 3} {
 		// the time limit bounds the run under the race detector too
-		p := solver.Params{Seed: seed, Workers: 2, TimeLimit: 3 * time.Second, Extra: map[string]string{"kicks": "100", "rounds": "4", "pool": "3"}}
+		p := solver.Params{Seed: seed, Workers: 2, TimeLimit: 3 * time.Second, Config: func(o *population.Config) { o.Kicks, o.Rounds, o.Pool = 100, 4, 3 }}
 		res, err := solver.RunAided(context.Background(), e, in, p, nil, solver.Aid{}, false)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -109,7 +109,7 @@ func TestShowsBestDuringRound(t *testing.T) {
 	e, _ := solver.Lookup("pop", solver.BackendCPU)
 	// a long limit, ended once a tour is shown, so that a slow host
 	// shows it early too
-	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Minute, Extra: map[string]string{"pool": "2", "init": "1", "ga": "0"}}
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Minute, Config: func(o *population.Config) { o.Pool, o.Init, o.GA = 2, 1, 0 }}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	snaps := make(chan solver.Snapshot, 64)
@@ -150,11 +150,13 @@ func TestShowsBestDuringRound(t *testing.T) {
 func TestContractEvolve(t *testing.T) {
 	e, _ := solver.Lookup("pop", solver.BackendCPU)
 	withGA := func(p solver.Params) solver.Params {
-		p.Extra = maps.Clone(p.Extra)
-		if p.Extra == nil {
-			p.Extra = map[string]string{}
+		set, _ := p.Config.(func(*population.Config))
+		p.Config = func(o *population.Config) {
+			if set != nil {
+				set(o)
+			}
+			o.GA = 6
 		}
-		p.Extra["ga"] = "6"
 		return p
 	}
 	enginetest.Run(t, e, enginetest.Config{
@@ -190,8 +192,7 @@ func TestEvolve(t *testing.T) {
 	}
 	e, _ := solver.Lookup("pop", solver.BackendCPU)
 	p := budget(3)
-	p.Extra["ga"] = "12"
-	p.Extra["rounds"] = "1"
+	p.Config = func(o *population.Config) { o.Kicks, o.Rounds, o.Pool, o.GA = 40, 1, 4, 12 }
 	var tours [][]int
 	for k := range 2 {
 		res, shown, err := solveShowing(e, in, p, solver.PhaseEvolve, func(a *solver.EAXAccount) bool { return a.Tours == 12 && a.Generations > 0 })
@@ -231,7 +232,7 @@ func TestEvolveAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, _ := solver.Lookup("pop", solver.BackendCPU)
-	p := solver.Params{Seed: 2, Workers: 2, TimeLimit: 4 * time.Second, Extra: map[string]string{"ga": "6"}}
+	p := solver.Params{Seed: 2, Workers: 2, TimeLimit: 4 * time.Second, Config: func(o *population.Config) { o.GA = 6 }}
 	res, shown, err := solveShowing(e, in, p, solver.PhaseEvolve, func(a *solver.EAXAccount) bool { return a.Populations == 2 })
 	if err != nil {
 		t.Fatal(err)

@@ -24,9 +24,9 @@ const gpuMembersPerN2 = 4e9
 // evolution: the population has converged.
 const evolveStale = 3
 
-// evolve builds a population of o.ga tours, each a descent of a
+// evolve builds a population of o.GA tours, each a descent of a
 // randomized nearest-neighbour tour on the workers, and with an
-// accelerator's pool up to o.ga more from its searches, then evolves it by
+// accelerator's pool up to o.GA more from its searches, then evolves it by
 // edge assembly crossover: each generation every member, paired with the
 // next in a random order, takes the one AB-cycle of the pair that
 // shortens it most (its subtours joined), in the manner of Nagata and
@@ -36,7 +36,7 @@ const evolveStale = 3
 // population. It adds the population to the run's account (s.eax) and
 // reports whether one was built.
 func (s *search) evolve(ctx context.Context, epoch int) bool {
-	if s.o.ga < 2 || s.srch == nil || s.in.N < 8 {
+	if s.o.GA < 2 || s.srch == nil || s.in.N < 8 {
 		return false
 	}
 	until := time.Time{}
@@ -45,9 +45,9 @@ func (s *search) evolve(ctx context.Context, epoch int) bool {
 		if epoch > 0 {
 			from = time.Now()
 		}
-		until = from.Add(time.Duration(float64(s.limit) * s.o.init))
+		until = from.Add(time.Duration(float64(s.limit) * s.o.Init))
 	}
-	s.evo.on, s.evo.want, s.evo.gen, s.evo.epoch = true, s.o.ga, 0, epoch
+	s.evo.on, s.evo.want, s.evo.gen, s.evo.epoch = true, s.o.GA, 0, epoch
 	s.evo.built.Store(0)
 	s.evo.gpu.Store(0)
 	defer func() { s.evo.on = false }()
@@ -86,9 +86,9 @@ func (s *search) evolve(ctx context.Context, epoch int) bool {
 // accelerator's pool, its members beside them; it returns the tours that
 // ended, their lengths and how many came from the accelerator.
 func (s *search) members(ctx context.Context, epoch int, until time.Time) ([][]int32, []int64, int) {
-	tours := make([][]int32, s.o.ga)
-	lens := make([]int64, s.o.ga)
-	work := make([][2]int64, s.o.ga) // each descent's moves and steps
+	tours := make([][]int32, s.o.GA)
+	lens := make([]int64, s.o.GA)
+	work := make([][2]int64, s.o.GA) // each descent's moves and steps
 	near := &neighbor.Lists{K: s.srch.k, List: s.srch.nb}
 	var wg sync.WaitGroup
 	for w := range s.w {
@@ -131,7 +131,7 @@ func (s *search) descendMembers(ctx context.Context, w, epoch int, until time.Ti
 	if s.limit > 0 {
 		live = &s.live
 	}
-	for i := w; i < s.o.ga; i += s.w {
+	for i := w; i < s.o.GA; i += s.w {
 		if ctx.Err() != nil || (!until.IsZero() && time.Now().After(until)) {
 			return
 		}
@@ -258,7 +258,7 @@ func (s *search) gpuMembers(ctx context.Context, epoch int, near *neighbor.Lists
 		return nil, nil
 	}
 	defer tp.Close()
-	m := min(tp.Slots(), s.o.ga, int(gpuMembersPerN2*s.limit.Seconds()/float64(s.in.N)/float64(s.in.N)))
+	m := min(tp.Slots(), s.o.GA, int(gpuMembersPerN2*s.limit.Seconds()/float64(s.in.N)/float64(s.in.N)))
 	if m < 1 {
 		return nil, nil
 	}

@@ -136,7 +136,7 @@ func TestEngineWithTourPool(t *testing.T) {
 	}
 	fake := &twoOptPool{in: in}
 	open := func(*solver.Instance, uint64) (solver.TourPool, error) { return fake, nil }
-	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Second, Extra: map[string]string{"pool": "4", "gpuround": "50", "ga": "0"}}
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Second, Config: func(o *Config) { o.Pool, o.GPURound, o.GA = 4, 50, 0 }}
 	// no EAX population: the GPU's rounds start with the pool's rounds
 	// after the first tours' share of the time; a longer run, ended once
 	// the pool has been called, so that a slow host reaches the call too
@@ -191,7 +191,7 @@ func TestEAXTakesGPUMembers(t *testing.T) {
 	}
 	fake := &twoOptPool{in: in}
 	open := func(*solver.Instance, uint64) (solver.TourPool, error) { return fake, nil }
-	p := solver.Params{Seed: 2, Workers: 2, TimeLimit: time.Second, Extra: map[string]string{"ga": "10"}}
+	p := solver.Params{Seed: 2, Workers: 2, TimeLimit: time.Second, Config: func(o *Config) { o.GA = 10 }}
 	res, err := solver.RunAided(context.Background(), engine{}, in, p, nil, solver.Aid{Pool: open}, false)
 	if err != nil {
 		t.Fatal(err)
@@ -215,7 +215,7 @@ func TestBudgetRunIgnoresPool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := solver.Params{Seed: 3, Workers: 2, Extra: map[string]string{"kicks": "30", "rounds": "4", "pool": "3"}}
+	p := solver.Params{Seed: 3, Workers: 2, Config: func(o *Config) { o.Kicks, o.Rounds, o.Pool = 30, 4, 3 }}
 	a, err := engine{}.Solve(context.Background(), in, p, nil)
 	if err != nil {
 		t.Fatal(err)

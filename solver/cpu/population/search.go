@@ -55,9 +55,9 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 // solve runs the search with the options o by the strategy st, decided
 // for the run by the engine that composes this one (auto), or decided
 // here when st is nil.
-func (e engine) solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, o options, st *strategy.Strategy) (solver.Result, error) {
+func (e engine) solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, o Config, st *strategy.Strategy) (solver.Result, error) {
 	start := time.Now()
-	w := o.workers
+	w := o.Workers
 	if w <= 0 {
 		w = runtime.NumCPU()
 	}
@@ -71,8 +71,8 @@ func (e engine) solve(ctx context.Context, in *solver.Instance, p solver.Params,
 	if s.deadline = solver.DeadlineOf(ctx, start); !s.deadline.IsZero() {
 		s.limit = s.deadline.Sub(start)
 	}
-	if s.limit == 0 && o.rounds == 0 {
-		s.o.rounds = defaultBudgetRounds
+	if s.limit == 0 && o.Rounds == 0 {
+		s.o.Rounds = defaultBudgetRounds
 	}
 	if st != nil {
 		s.plan = *st
@@ -86,7 +86,7 @@ func (e engine) solve(ctx context.Context, in *solver.Instance, p solver.Params,
 	s.alpha = &alphaCache{inner: inner, budget: s.plan.Ascent, device: aid.Device}
 	switch {
 	case s.plan.GPU.Pool && aid.Pool != nil:
-		s.feed = newFeeder(aid.Pool, in, p.Seed, time.Duration(o.gpuRound)*time.Millisecond, o.gpuStart)
+		s.feed = newFeeder(aid.Pool, in, p.Seed, time.Duration(o.GPURound)*time.Millisecond, o.GPUStart)
 	case aid.Pool == nil:
 	case s.limit == 0:
 		s.noPool = solver.NoPoolKicks
@@ -115,7 +115,10 @@ var _ solver.DefaultLimiter = engine{}
 // DefaultLimit is the pop engine's default time limit for a run of p on
 // in, for the engines that run it by a Go call (GPU pop).
 func DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
-	return runctl.DefaultLimit(p, optKicks)
+	if o, err := spec.Parse(in, p); err == nil && o.Kicks != 0 {
+		return 0
+	}
+	return solver.DefaultTimeLimit
 }
 
 // Plan says the strategy of a run on in with all cores and the default
@@ -157,7 +160,7 @@ type search struct {
 	e     engine
 	in    *solver.Instance
 	p     solver.Params
-	o     options
+	o     Config
 	w     int
 	start time.Time
 	// deadline is the run's (zero: none, a kicks budget); limit, the time
@@ -213,7 +216,7 @@ type task struct {
 // pool's members round by round until the run ends.
 func (s *search) run(ctx context.Context) (solver.Result, error) {
 	n := s.in.N
-	s.pool = NewPool(s.o.pool, n)
+	s.pool = NewPool(s.o.Pool, n)
 	s.bestLen = -1
 	if err := s.setUp(ctx); err != nil {
 		return solver.Result{StopReason: solver.StopError}, err
@@ -221,7 +224,7 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 	s.evolveAll(ctx)
 	tasks := make([]task, s.w)
 	for i := range tasks {
-		tasks[i].gpx = newCrosser(s.o.gpx, n)
+		tasks[i].gpx = newCrosser(s.o.GPX, n)
 		tasks[i].child = make([]int32, n)
 	}
 	stopFeed := s.startFeeder(ctx)
@@ -271,7 +274,7 @@ func (s *search) rounds(ctx context.Context, tasks []task) (bool, error) {
 			return false, nil // no tour is shorter
 		case s.done(ctx):
 			return ctx.Err() != nil || s.limit > 0, nil
-		case s.o.rounds > 0 && round >= s.o.rounds:
+		case s.o.Rounds > 0 && round >= s.o.Rounds:
 			return false, nil
 		}
 		slice, ok := s.slice(round)
@@ -450,7 +453,7 @@ func (c *crosser) Cross(d recomb.Distancer, a, b []int32, lenA, lenB int64, chil
 // changes only between rounds.
 func (s *search) mergeWithPool(ctx context.Context, t *task) {
 	t.merged = 0
-	if !s.o.merge || s.o.gpx == gpxNone || len(t.out) != s.in.N {
+	if !s.o.Merge || s.o.GPX == gpxNone || len(t.out) != s.in.N {
 		return
 	}
 	for i := 0; i < s.pool.Len() && ctx.Err() == nil; i++ {
@@ -539,7 +542,7 @@ func (s *search) slice(round int) (time.Duration, bool) {
 	if s.pool.Len() < s.pool.Cap() {
 		// the first tours share the init part of the time
 		per := (s.pool.Cap() + s.w - 1) / s.w
-		d = max(time.Duration(float64(s.limit)*s.o.init)/time.Duration(per), d)
+		d = max(time.Duration(float64(s.limit)*s.o.Init)/time.Duration(per), d)
 	}
 	if left-d < d/2 {
 		d = left // the last round takes the rest
@@ -595,7 +598,7 @@ func (s *search) runTask(ctx context.Context, i int, t *task, slice time.Duratio
 	t.moves, t.steps, t.merged = 0, 0, 0
 	st := t.start
 	if t.cross {
-		if s.o.gpx == gpxNone {
+		if s.o.GPX == gpxNone {
 			t.st = recomb.Stats{}
 			st = t.a
 			if t.lenB < t.lenA {
@@ -617,7 +620,7 @@ func (s *search) runTask(ctx context.Context, i int, t *task, slice time.Duratio
 	if s.limit > 0 {
 		live = &s.live // a run by a kicks budget stays deterministic
 	}
-	t.out, t.outLen, t.moves, t.steps = s.srch.improve(ctx, i, st, t.seed, until, s.o.kicks, live)
+	t.out, t.outLen, t.moves, t.steps = s.srch.improve(ctx, i, st, t.seed, until, s.o.Kicks, live)
 	s.mergeWithPool(ctx, t)
 }
 

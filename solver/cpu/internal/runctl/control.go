@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -391,15 +390,4 @@ func (c *Control) Resume(d time.Time) bool {
 	c.Stopped.Store(false)
 	c.Stop.Store(false)
 	return true
-}
-
-// DefaultLimit is the time limit of a run of p that gives none, for an
-// engine whose budget option called budget ends a run by itself
-// (solver.DefaultLimiter): none when p gives that budget, else
-// solver.DefaultTimeLimit.
-func DefaultLimit(p solver.Params, budget string) time.Duration {
-	if v, err := strconv.ParseInt(p.Text(budget), 10, 64); err == nil && v != 0 {
-		return 0
-	}
-	return solver.DefaultTimeLimit
 }

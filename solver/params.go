@@ -1,0 +1,296 @@
+package solver
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// Params are the user's settings for one run. Zero values mean "the
+// engine's default"; engines write the values they used into Result.Params.
+type Params struct {
+	Algorithm string `json:"algorithm"`
+	Backend   string `json:"backend"`
+
+	// TimeLimit is the time limit asked for; 0 means the engine's schedule
+	// alone decides (RunAided gives engines without a natural end their
+	// default limit, DefaultLimiter). The front end that starts a run
+	// turns it into the deadline of the run's context once
+	// (WithTimeLimit); engines read the context, never TimeLimit.
+	TimeLimit time.Duration `json:"time_limit_ns"`
+	Seed      uint64        `json:"seed"`
+	// Workers is the number of CPU goroutines; 0 means all cores.
+	Workers int `json:"workers"`
+	// Target stops the run once a tour of at most this length is found
+	// (0: none).
+	Target int64 `json:"target"`
+	// Start is an optional starting tour (0-based).
+	Start []int `json:"-"`
+	// Extra carries the engine's options by name ("blocks": "4224",
+	// "pivot": "rkbi", ...): Set and the engines' declarations read it.
+	Extra map[string]string `json:"extra,omitempty"`
+	// Config, when set, is a func(*C) for the config C the engine's Spec
+	// parses into: settings made in code, typed, which change C once its
+	// defaults on the instance and any text (Extra) are read; a func of
+	// another config is not called. Front ends give text.
+	Config any `json:"-"`
+
+	// prepared is the config Prepare made for one engine and instance
+	// (nil: none); read, the settings as Read or Prepare read them.
+	prepared *prepared
+	read     reading
+}
+
+// prepared is the config the pipeline prepared for one engine on one
+// instance from the settings extra and workers (cfg nil for an engine
+// without one: checked only).
+type prepared struct {
+	algorithm, backend string
+	in                 *Instance
+	extra              map[string]string
+	workers            int
+	cfg                any
+}
+
+// sharedText is the value of the shared option called name as given in p
+// ("" when unset: absent, or 0 as on the flags).
+func (p Params) sharedText(name string) string {
+	v := strings.TrimSpace(p.Extra[name])
+	if name == "workers" {
+		v = strconv.Itoa(p.Workers)
+	}
+	if v == "0" {
+		return ""
+	}
+	return v
+}
+
+// Given reports whether p sets the option called name (a shared option's 0
+// is its default, as on the flags).
+func (p Params) Given(name string) bool {
+	if _, ok := sharedOptions.Lookup(name); ok {
+		return p.sharedText(name) != ""
+	}
+	return strings.TrimSpace(p.Extra[name]) != ""
+}
+
+// Text returns the value p gives the engine option called name, trimmed
+// ("" when unset).
+func (p Params) Text(name string) string { return strings.TrimSpace(p.Extra[name]) }
+
+// Without returns p without the engine option called name, on a copy of
+// its Extra map, so that the caller's map is left as it was, and without
+// the config Prepare made for the settings before.
+func (p Params) Without(name string) Params {
+	if _, ok := p.Extra[name]; !ok {
+		return p
+	}
+	p.Extra = maps.Clone(p.Extra)
+	delete(p.Extra, name)
+	p.prepared = nil
+	return p
+}
+
+// Split returns p with only the options called names (in) and p without
+// them (out), each on a map of its own: the settings of an engine that
+// runs another split between them.
+func (p Params) Split(names []string) (in, out Params) {
+	in, out = p, p
+	for name := range p.Extra {
+		if slices.Contains(names, name) {
+			out = out.Without(name)
+		} else {
+			in = in.Without(name)
+		}
+	}
+	return in, out
+}
+
+// Set parses one "name=value" setting, as `tsp solve --opt` takes it, into
+// p: workers into Params.Workers, any other name into Params.Extra. A
+// shared option's value is checked here against its widest range; the
+// others by Validate, against the engine that will run. "name=" (and
+// "name=0" for a shared option) removes the setting (back to the default).
+// Set writes into a copy of Extra, so that a Params copied before keeps
+// its settings.
+func (p *Params) Set(setting string) error {
+	p.prepared = nil
+	name, value, ok := strings.Cut(setting, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return &ParamError{Flag: "--opt", Value: setting, Range: "name=value"}
+	}
+	if o, ok := sharedOptions.Lookup(name); ok {
+		text, v := "", 0.0
+		if strings.TrimSpace(value) != "0" && strings.TrimSpace(value) != "" {
+			var err error
+			if text, v, err = o.parse(value); err != nil {
+				return err
+			}
+		}
+		switch {
+		case name == "workers":
+			p.Workers = int(v)
+		case text == "":
+			p.Extra = maps.Clone(p.Extra)
+			delete(p.Extra, name)
+		default:
+			p.setExtra(name, text)
+		}
+		return nil
+	}
+	if value == "" {
+		// Nothing is left for Validate to check the name against: a
+		// name no engine has is a typo, refused here.
+		if !anyEngineOption(name) {
+			return &ParamError{Flag: "--opt", Value: name, Range: "the name of an engine option ('tsp engines --verbose')"}
+		}
+		p.Extra = maps.Clone(p.Extra)
+		delete(p.Extra, name)
+		return nil
+	}
+	p.setExtra(name, strings.TrimSpace(value))
+	return nil
+}
+
+// setExtra sets the Extra key name to value on a copy of the map.
+func (p *Params) setExtra(name, value string) {
+	p.Extra = maps.Clone(p.Extra)
+	if p.Extra == nil {
+		p.Extra = map[string]string{}
+	}
+	p.Extra[name] = value
+}
+
+// outputKeys are Params.Extra keys that the parameters of a report may
+// carry from what an engine chose (launch_waves, which the run's account
+// tells); they are accepted back (a report's parameters rerun as they are)
+// and ignored.
+var outputKeys = []string{"launch_waves"}
+
+// checkExtraKeys returns a *ParamError for the first (in name order) key
+// of p.Extra that is not an option of set nor an output key; engine names
+// the engine in the message, which lists set's stable options (what a
+// user of the engine needs) and says where the others are.
+func checkExtraKeys(set OptionSet, engine string, p Params) error {
+	for _, k := range slices.Sorted(maps.Keys(p.Extra)) {
+		if _, ok := set.Lookup(k); ok && k != "workers" {
+			continue
+		}
+		if slices.Contains(outputKeys, k) {
+			continue
+		}
+		if _, ok := sharedOptions.Lookup(k); ok {
+			return &ParamError{Flag: "--" + k, Value: p.Extra[k], Why: engine + " does not take it"}
+		}
+		return &ParamError{Flag: "--opt", Value: k, Range: "one of the options of " + engine + ": " + optionNames(set), Why: didYouMean(set, k)}
+	}
+	return nil
+}
+
+// didYouMean names the options of set whose name begins with the unknown
+// key k or begins k, experimental ones included ("" when none does).
+func didYouMean(set OptionSet, k string) string {
+	var near []string
+	key := strings.ToLower(k)
+	for _, o := range set {
+		if o.Name != "workers" && key != "" && (strings.HasPrefix(o.Name, key) || strings.HasPrefix(key, o.Name)) {
+			near = append(near, o.Name)
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	return "did you mean " + strings.Join(near, " or ") + "?"
+}
+
+// optionNames lists the stable options of set by name, for a message about
+// an unknown one; the experimental ones, which a user of the engine does
+// not need, are only counted.
+func optionNames(set OptionSet) string {
+	var stable []string
+	experimental := 0
+	for _, o := range set {
+		switch {
+		case o.Name == "workers":
+		case o.Experimental:
+			experimental++
+		default:
+			stable = append(stable, o.Name)
+		}
+	}
+	have := "none"
+	if len(stable) > 0 {
+		have = strings.Join(stable, ", ")
+	}
+	switch experimental {
+	case 0:
+		return have
+	case 1:
+		return have + " (and 1 experimental one, listed by tsp engines --verbose --all)"
+	}
+	return fmt.Sprintf("%s (and %d experimental ones, listed by tsp engines --verbose --all)", have, experimental)
+}
+
+// WithExtra returns p with the Params.Extra key name set to value, on a
+// copy of the map, without the config Prepare made for the settings
+// before.
+func (p Params) WithExtra(name, value string) Params {
+	p.prepared = nil
+	p.setExtra(name, value)
+	return p
+}
+
+// optionReads counts the readings of settings from their text.
+var optionReads atomic.Int64
+
+// OptionReads is how many times settings were read from their text
+// (Params.Extra) since the program started: a run reads its settings
+// once, when its front end checks them (Read, Prepare).
+func OptionReads() int64 { return optionReads.Load() }
+
+// reading returns p's settings read from their text as options of set or
+// shared ones: the reading p carries (Read, Prepare) where it holds every
+// one with the same text and kind, else a new one (OptionReads).
+func (p Params) reading(set OptionSet) reading {
+	if p.read.covers(p, set) {
+		return p.read
+	}
+	r := make(reading, len(p.Extra))
+	for k, text := range p.Extra {
+		if o, ok := lookupOption(set, k); ok {
+			r[k] = o.read(text)
+		}
+	}
+	if len(p.Extra) > 0 {
+		optionReads.Add(1)
+	}
+	return r
+}
+
+// covers reports whether r holds every setting of p that is an option of
+// set or a shared one, with the same text and kind.
+func (r reading) covers(p Params, set OptionSet) bool {
+	if r == nil && len(p.Extra) > 0 {
+		return false
+	}
+	for k, text := range p.Extra {
+		o, ok := lookupOption(set, k)
+		if x, read := r[k]; ok && (!read || x.text != strings.TrimSpace(text) || x.kind != o.Kind) {
+			return false
+		}
+	}
+	return true
+}
+
+// lookupOption is the option of set called name, else the shared one.
+func lookupOption(set OptionSet, name string) (Option, bool) {
+	if o, ok := set.Lookup(name); ok {
+		return o, true
+	}
+	return sharedOptions.Lookup(name)
+}
