@@ -22,6 +22,7 @@ import (
 	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/internal/cudaload"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
+	"github.com/tsplab/tsplab/lab"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/buildinfo"
@@ -525,7 +526,13 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 	}
 	hidden := 0 // GPU engines of a build without CUDA: one line says why none can run
 	seen := map[string]bool{}
-	for _, eng := range solver.Engines() {
+	// the product's engines, then the lab's under a heading of their own
+	engines := solver.Engines()
+	slices.SortStableFunc(engines, func(a, b solver.Engine) int { return strings.Compare(labMark(a), labMark(b)) })
+	for i, eng := range engines {
+		if lab.Has(eng) && (i == 0 || !lab.Has(engines[i-1])) {
+			fmt.Fprintf(e.stdout, "%s\n", labHeading)
+		}
 		if eng.Backend() == solver.BackendGPU && !device.BuiltWithCUDA() && !*all {
 			if *verbose {
 				fmt.Fprintf(e.stdout, "%-12s %-4s needs the CUDA build (`make gpu`)\n", eng.Name(), eng.Backend())
@@ -559,6 +566,19 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 		writeGPUs(e.stdout)
 	}
 	return nil
+}
+
+// labHeading heads the lab's engines in the list: the papers' methods,
+// reproduced by their suites.
+const labHeading = "lab: the papers' engines, reproduced by tsp bench --suite lam, oneil, rocki, delevacq and luong"
+
+// labMark sorts the lab's engines after the product's: "lab" for one of
+// them, "" for the others.
+func labMark(e solver.Engine) string {
+	if lab.Has(e) {
+		return "lab"
+	}
+	return ""
 }
 
 // writeOptions lists an engine's options, one a line, indented under it; an option whose flag and text seen holds already

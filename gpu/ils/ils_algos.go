@@ -2,6 +2,7 @@ package ils
 
 import (
 	"github.com/tsplab/tsplab/gpu/device"
+	"github.com/tsplab/tsplab/lab"
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -23,5 +24,5 @@ var threeOptEngine solver.Engine
 func init() {
 	device.Register(AlgoOrILS, orILSDesc, false, orILSImpl)
 	device.Register(AlgoTourLS, tourLSDesc, false, tourLSImpl)
-	threeOptEngine = device.Register(AlgoThreeOptILS, "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks", true, threeOptImpl)
+	threeOptEngine = lab.Register(device.NewEngine(AlgoThreeOptILS, "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks", true, threeOptImpl))
 }
