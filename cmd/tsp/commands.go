@@ -502,7 +502,8 @@ func suiteNames() []string {
 }
 
 func cmdEngines(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "engines", "[--verbose [--all]] [FILE]", "Lists the registered engines: algorithm, backend, whether it can run here, and what it does;\n"+
+	fs := newFlags(e, "engines", "[--verbose [--all]] [FILE]", "Lists the registered engines, the product's first, then under a heading the lab's (the papers'\n"+
+		"engines, reproduced): algorithm, backend, whether it can run here, and what it does;\n"+
 		"with CUDA built in, then every GPU, and why the engines cannot use it where they cannot; without,\n"+
 		"a line for the GPU engines (each on a line of its own with --verbose, in full with --all).\n"+
 		"With --verbose, also each engine's options: the flag that sets it (--opt NAME=VALUE for the\n"+
