@@ -528,8 +528,8 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 	hidden := 0 // GPU engines of a build without CUDA: one line says why none can run
 	seen := map[string]bool{}
 	// the product's engines, then the lab's under a heading of their own
-	engines := solver.Engines()
-	slices.SortStableFunc(engines, func(a, b solver.Engine) int { return strings.Compare(labMark(a), labMark(b)) })
+	labs := slices.DeleteFunc(solver.Engines(), func(e solver.Engine) bool { return !lab.Has(e) })
+	engines := append(slices.DeleteFunc(solver.Engines(), lab.Has), labs...)
 	for i, eng := range engines {
 		if lab.Has(eng) && (i == 0 || !lab.Has(engines[i-1])) {
 			fmt.Fprintf(e.stdout, "%s\n", labHeading)
@@ -569,18 +569,8 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 	return nil
 }
 
-// labHeading heads the lab's engines in the list: the papers' methods,
-// reproduced by their suites.
+// labHeading heads the lab's engines in tsp engines' list.
 const labHeading = "lab: the papers' engines, reproduced by tsp bench --suite lam, oneil, rocki, delevacq and luong"
-
-// labMark sorts the lab's engines after the product's: "lab" for one of
-// them, "" for the others.
-func labMark(e solver.Engine) string {
-	if lab.Has(e) {
-		return "lab"
-	}
-	return ""
-}
 
 // writeOptions lists an engine's options, one a line, indented under it; an option whose flag and text seen holds already
 // (an earlier engine's) points there instead of saying it again.
