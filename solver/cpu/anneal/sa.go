@@ -22,8 +22,8 @@ const FittedThreads = 8
 // engine's options (returned too) and fills the schedule's defaults; with
 // fit (cooling.FitsToLimit), fitThreads gives a
 // schedule fitted to the time limit FittedThreads moves per iteration
-// when threads is not given.
-func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThreads, fit bool) (solver.Anneal, annealConfig, error) {
+// when threads is not given; tweak (nil: none) then changes the settings.
+func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThreads, fit bool, tweak *func(*solver.Anneal)) (solver.Anneal, annealConfig, error) {
 	fittedDefault := !p.Given("threads") && fit
 	c, err := solver.Configure(annealSpecs[e.Name()], e, in, p)
 	if err != nil {
@@ -35,6 +35,9 @@ func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThread
 	a, err := solver.AnnealOf(in, p)
 	if fitThreads && fittedDefault {
 		a.Threads = FittedThreads
+	}
+	if tweak != nil {
+		(*tweak)(&a)
 	}
 	return a, c, err
 }
@@ -493,11 +496,14 @@ type saEngine struct {
 	// steps (pssm, pspm); parallel: Threads moves per iteration (pspm),
 	// else one
 	exchange, parallel bool
+	// tweak, when set, changes the settings once they are read (in the
+	// instance's units): a test's typed settings
+	tweak *func(*solver.Anneal)
 }
 
 func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	fit := cooling.FitsToLimit(ctx, q)
-	p, c, err := saPrepare(e, in, q, e.parallel, fit)
+	p, c, err := saPrepare(e, in, q, e.parallel, fit, e.tweak)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -521,11 +527,11 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Param
 
 // saPrepare checks and completes the parameters of an annealing engine
 // (fitThreads as saDefaults), and returns its options.
-func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params, fitThreads, fit bool) (solver.Anneal, annealConfig, error) {
+func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params, fitThreads, fit bool, tweak *func(*solver.Anneal)) (solver.Anneal, annealConfig, error) {
 	if err := runctl.CheckStart(in, q); err != nil {
 		return solver.Anneal{}, annealConfig{}, err
 	}
-	p, c, err := saDefaults(e, in, q, fitThreads, fit)
+	p, c, err := saDefaults(e, in, q, fitThreads, fit, tweak)
 	if err != nil {
 		return p, c, err
 	}
@@ -574,9 +580,9 @@ func stepIters(n, sweeps int) int {
 }
 
 func init() {
-	lab.Register(saEngine{runctl.Identity{ID: "sa", Desc: "light-weight simulated annealing (LWSA, Lam et al.): relocation moves, one search per core, best kept"}, false, false})
-	lab.Register(saEngine{runctl.Identity{ID: "pssm", Desc: "parallel searches, single move (Lam et al.): Blocks LWSA searches, global best exchanged every K temperature steps"}, true, false})
-	lab.Register(saEngine{runctl.Identity{ID: "pspm", Desc: "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, true, true})
+	lab.Register(saEngine{runctl.Identity{ID: "sa", Desc: "light-weight simulated annealing (LWSA, Lam et al.): relocation moves, one search per core, best kept"}, false, false, nil})
+	lab.Register(saEngine{runctl.Identity{ID: "pssm", Desc: "parallel searches, single move (Lam et al.): Blocks LWSA searches, global best exchanged every K temperature steps"}, true, false, nil})
+	lab.Register(saEngine{runctl.Identity{ID: "pspm", Desc: "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, true, true, nil})
 }
 
 // trivial is the run of an annealer on fewer than 4 cities (runctl.Trivial)
