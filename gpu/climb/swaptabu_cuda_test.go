@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/tsplab/tsplab/gpu/device"
@@ -63,8 +62,8 @@ func TestSwapTabuMatchesReference(t *testing.T) {
 		// per: one thread per neighbour, threads whose moves cross rows,
 		// a thread longer than a row, and the thread control's choice
 		for _, per := range []int{1, 3, 8, 64, 0} {
-			r, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, Start: start,
-				Extra: map[string]string{device.OptDist: "matrix", OptTabu: strconv.Itoa(iters), OptTenure: strconv.Itoa(tenure), OptPer: strconv.Itoa(per)}}, nil)
+			r, err := e.Solve(context.Background(), in, gputest.WithOpts(solver.Params{Seed: 1, Start: start},
+				device.OptDist+"=matrix", fmt.Sprint(OptTabu, "=", iters), fmt.Sprint(OptTenure, "=", tenure), fmt.Sprint(OptPer, "=", per)), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +89,7 @@ func TestSwapTabuPerSameSearch(t *testing.T) {
 	in := gputest.RandomInstance(1500, solver.Euc2D, 100000, 13)
 	var lens []int64
 	for _, per := range []int{1, 5, 16, 0} {
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 3, Extra: map[string]string{OptTabu: "400", OptPer: strconv.Itoa(per)}}, nil)
+		r, err := e.Solve(context.Background(), in, gputest.WithOpts(solver.Params{Seed: 3}, OptTabu+"=400", fmt.Sprint(OptPer, "=", per)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +110,7 @@ func TestSwapTabuThreadControlAndFixedBlocks(t *testing.T) {
 	in := gputest.RandomInstance(400, solver.Euc2D, 10000, 8)
 	var lens []int64
 	for _, threads := range []int{0, 256, 64} {
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 4, Extra: map[string]string{"threads": fmt.Sprint(threads), device.OptDist: "matrix", OptTabu: "300"}}, nil)
+		r, err := e.Solve(context.Background(), in, gputest.WithOpts(solver.Params{Seed: 4}, fmt.Sprint("threads=", threads), device.OptDist+"=matrix", OptTabu+"=300"), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +130,7 @@ func TestThreeOptILSHonoursKicks(t *testing.T) {
 	e, _ := solver.Lookup(ils.AlgoThreeOptILS, solver.BackendGPU)
 	in := gputest.RandomInstance(200, solver.Euc2D, 10000, 12)
 	for _, k := range []int{1, 25} {
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 2, Extra: map[string]string{ils.OptKicks: strconv.Itoa(k)}}, nil)
+		r, err := e.Solve(context.Background(), in, gputest.WithOpts(solver.Params{Seed: 2}, fmt.Sprint(ils.OptKicks, "=", k)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
