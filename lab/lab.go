@@ -1,10 +1,11 @@
 // Package lab registers the engines of the papers TSP Lab reproduces (Lam
 // et al.: sa, sspm, pssm, pspm; O'Neil & Burtscher: 2opt-climb; Rocki &
 // Suda: 2opt-ils; Delévacq et al.: 3opt-ils; Luong et al.: swap-climb; on
-// both backends) in the one engine registry, where front ends list and run
-// them as any other, and tells them from the product's (Has). Their code
-// stays in the engine families' packages, beside the internal run control
-// and test helpers it shares with the product's engines.
+// both backends) with their options in the one engine registry, where
+// front ends list and run them as any other, and tells them from the
+// product's (Has). Their code stays in the engine families' packages,
+// beside the internal run control and test helpers it shares with the
+// product's engines.
 package lab
 
 import (
@@ -17,10 +18,11 @@ import (
 var engines sync.Map
 
 // Register adds e to the engine registry (solver.Register) as one of the
-// lab's engines, and returns it.
-func Register(e solver.Engine) solver.Engine {
+// lab's engines, with its options (solver.Declare), and returns it.
+func Register(e solver.Engine, options solver.Declarer) solver.Engine {
 	engines.Store([2]string{e.Name(), e.Backend()}, true)
 	solver.Register(e)
+	solver.Declare(e.Name(), e.Backend(), options)
 	return e
 }
 

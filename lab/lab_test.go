@@ -14,7 +14,7 @@ import (
 func TestRegister(t *testing.T) {
 	mine := fakeengine.Engine{Algo: "lab-test", On: solver.BackendCPU}
 	theirs := fakeengine.Engine{Algo: "lab-test", On: solver.BackendGPU}
-	if got := lab.Register(mine); got != mine {
+	if got := lab.Register(mine, solver.OptionSet{}); got != mine {
 		t.Fatalf("Register returned %v", got)
 	}
 	solver.Register(theirs)

@@ -24,5 +24,5 @@ var threeOptEngine solver.Engine
 func init() {
 	solver.Register(device.NewEngine(AlgoOrILS, orILSDesc, false, orILSImpl))
 	solver.Register(device.NewEngine(AlgoTourLS, tourLSDesc, false, tourLSImpl))
-	threeOptEngine = lab.Register(device.NewEngine(AlgoThreeOptILS, "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks", true, threeOptImpl))
+	threeOptEngine = lab.Register(device.NewEngine(AlgoThreeOptILS, "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks", true, threeOptImpl), device.WithGPUs{Declarer: ThreeOptSpec})
 }

@@ -580,9 +580,9 @@ func stepIters(n, sweeps int) int {
 }
 
 func init() {
-	lab.Register(saEngine{runctl.Identity{ID: "sa", Desc: "light-weight simulated annealing (LWSA, Lam et al.): relocation moves, one search per core, best kept"}, false, false, nil})
-	lab.Register(saEngine{runctl.Identity{ID: "pssm", Desc: "parallel searches, single move (Lam et al.): Blocks LWSA searches, global best exchanged every K temperature steps"}, true, false, nil})
-	lab.Register(saEngine{runctl.Identity{ID: "pspm", Desc: "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, true, true, nil})
+	lab.Register(saEngine{runctl.Identity{ID: "sa", Desc: "light-weight simulated annealing (LWSA, Lam et al.): relocation moves, one search per core, best kept"}, false, false, nil}, annealSpecs["sa"])
+	lab.Register(saEngine{runctl.Identity{ID: "pssm", Desc: "parallel searches, single move (Lam et al.): Blocks LWSA searches, global best exchanged every K temperature steps"}, true, false, nil}, annealSpecs["pssm"])
+	lab.Register(saEngine{runctl.Identity{ID: "pspm", Desc: "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, true, true, nil}, annealSpecs["pspm"])
 }
 
 // trivial is the run of an annealer on fewer than 4 cities (runctl.Trivial)

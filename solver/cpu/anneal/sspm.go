@@ -237,5 +237,5 @@ func (r *sspmRun) planNext(st, done int64) {
 }
 
 func init() {
-	lab.Register(sspmEngine{runctl.Identity{ID: "sspm", Desc: "single search, parallel moves (Lam et al.): Threads (Pm) moves per iteration, the best tested by Metropolis; split over the cores when each gets 64 or more"}, nil})
+	lab.Register(sspmEngine{runctl.Identity{ID: "sspm", Desc: "single search, parallel moves (Lam et al.): Threads (Pm) moves per iteration, the best tested by Metropolis; split over the cores when each gets 64 or more"}, nil}, annealSpecs["sspm"])
 }

@@ -401,6 +401,6 @@ func bestSwap(d *tour.Dist, t []int32, abort func(evaluated int64) bool) (best i
 }
 
 func init() {
-	lab.Register(climbEngine{runctl.Identity{ID: "2opt-climb", Desc: "random-restart best-improvement 2-opt hill climbing over the whole neighbourhood (O'Neil & Burtscher), one climber per core"}, false, nil})
-	lab.Register(climbEngine{runctl.Identity{ID: "swap-climb", Desc: "random-restart best-improvement pair-exchange hill climbing (Luong et al.'s swap neighbourhood)"}, true, nil})
+	lab.Register(climbEngine{runctl.Identity{ID: "2opt-climb", Desc: "random-restart best-improvement 2-opt hill climbing over the whole neighbourhood (O'Neil & Burtscher), one climber per core"}, false, nil}, climbSpecs["2opt-climb"])
+	lab.Register(climbEngine{runctl.Identity{ID: "swap-climb", Desc: "random-restart best-improvement pair-exchange hill climbing (Luong et al.'s swap neighbourhood)"}, true, nil}, climbSpecs["swap-climb"])
 }

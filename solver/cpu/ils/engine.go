@@ -1111,9 +1111,9 @@ func (a AutoEngine) Run(ctx context.Context, in *solver.Instance, p solver.Param
 
 func init() {
 	lab.Register(ilsEngine{runctl.Identity{ID: "2opt-ils", Desc: "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
-		ilsConfig{orOpt: true, start: startGreedy}, nil})
+		ilsConfig{orOpt: true, start: startGreedy}, nil}, ilsSpecs["2opt-ils"])
 	lab.Register(ilsEngine{runctl.Identity{ID: "3opt-ils", Desc: "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
-		ilsConfig{orOpt: true, start: startNN}, nil})
+		ilsConfig{orOpt: true, start: startNN}, nil}, ilsSpecs["3opt-ils"])
 	solver.Register(autoEngine)
 }
 
