@@ -1,7 +1,6 @@
 package anneal
 
 import (
-	"context"
 	"testing"
 
 	"math/rand/v2"
@@ -23,33 +22,12 @@ func solve(t *testing.T, name string, in *solver.Instance, p solver.Params, snap
 }
 
 // solveWith runs the engine name on in with its settings changed by set
-// once read (typed settings in the instance's units, no option text), and
-// checks its tour and length.
+// once read (Params.Config: typed settings in the instance's units, no
+// option text), and checks its tour and length.
 func solveWith(t *testing.T, name string, in *solver.Instance, p solver.Params, set func(*solver.Anneal)) solver.Result {
 	t.Helper()
-	e, err := solver.Lookup(name, solver.BackendCPU)
-	if err != nil {
-		t.Fatal(err)
-	}
-	switch x := e.(type) {
-	case saEngine:
-		x.tweak = &set
-		e = x
-	case sspmEngine:
-		x.tweak = &set
-		e = x
-	}
-	res, err := solver.RunAided(context.Background(), e, in, p, nil, solver.Aid{}, false)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
-		t.Fatalf("%s: invalid tour: %v", name, err)
-	}
-	if got := solver.TourLength(in, res.Tour); got != res.Length {
-		t.Fatalf("%s: length %d, exact %d", name, res.Length, got)
-	}
-	return res
+	p.Config = set
+	return solve(t, name, in, p, nil)
 }
 
 // withOpts returns p with the settings, "name=value" as --opt takes them.

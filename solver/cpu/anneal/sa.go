@@ -22,8 +22,9 @@ const FittedThreads = 8
 // engine's options (returned too) and fills the schedule's defaults; with
 // fit (cooling.FitsToLimit), fitThreads gives a
 // schedule fitted to the time limit FittedThreads moves per iteration
-// when threads is not given; tweak (nil: none) then changes the settings.
-func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThreads, fit bool, tweak *func(*solver.Anneal)) (solver.Anneal, annealConfig, error) {
+// when threads is not given; a Params.Config of type func(*solver.Anneal)
+// then changes the settings (in the instance's units).
+func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThreads, fit bool) (solver.Anneal, annealConfig, error) {
 	fittedDefault := !p.Given("threads") && fit
 	c, err := solver.Configure(annealSpecs[e.Name()], e, in, p)
 	if err != nil {
@@ -36,8 +37,8 @@ func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThread
 	if fitThreads && fittedDefault {
 		a.Threads = FittedThreads
 	}
-	if tweak != nil {
-		(*tweak)(&a)
+	if set, ok := p.Config.(func(*solver.Anneal)); ok && set != nil {
+		set(&a)
 	}
 	return a, c, err
 }
@@ -496,14 +497,11 @@ type saEngine struct {
 	// steps (pssm, pspm); parallel: Threads moves per iteration (pspm),
 	// else one
 	exchange, parallel bool
-	// tweak, when set, changes the settings once they are read (in the
-	// instance's units): a test's typed settings
-	tweak *func(*solver.Anneal)
 }
 
 func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	fit := cooling.FitsToLimit(ctx, q)
-	p, c, err := saPrepare(e, in, q, e.parallel, fit, e.tweak)
+	p, c, err := saPrepare(e, in, q, e.parallel, fit)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -527,11 +525,11 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Param
 
 // saPrepare checks and completes the parameters of an annealing engine
 // (fitThreads as saDefaults), and returns its options.
-func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params, fitThreads, fit bool, tweak *func(*solver.Anneal)) (solver.Anneal, annealConfig, error) {
+func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params, fitThreads, fit bool) (solver.Anneal, annealConfig, error) {
 	if err := runctl.CheckStart(in, q); err != nil {
 		return solver.Anneal{}, annealConfig{}, err
 	}
-	p, c, err := saDefaults(e, in, q, fitThreads, fit, tweak)
+	p, c, err := saDefaults(e, in, q, fitThreads, fit)
 	if err != nil {
 		return p, c, err
 	}
@@ -580,9 +578,9 @@ func stepIters(n, sweeps int) int {
 }
 
 func init() {
-	lab.Register(saEngine{runctl.Identity{ID: "sa", Desc: "light-weight simulated annealing (LWSA, Lam et al.): relocation moves, one search per core, best kept"}, false, false, nil}, annealSpecs["sa"])
-	lab.Register(saEngine{runctl.Identity{ID: "pssm", Desc: "parallel searches, single move (Lam et al.): Blocks LWSA searches, global best exchanged every K temperature steps"}, true, false, nil}, annealSpecs["pssm"])
-	lab.Register(saEngine{runctl.Identity{ID: "pspm", Desc: "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, true, true, nil}, annealSpecs["pspm"])
+	lab.Register(saEngine{runctl.Identity{ID: "sa", Desc: "light-weight simulated annealing (LWSA, Lam et al.): relocation moves, one search per core, best kept"}, false, false}, annealSpecs["sa"])
+	lab.Register(saEngine{runctl.Identity{ID: "pssm", Desc: "parallel searches, single move (Lam et al.): Blocks LWSA searches, global best exchanged every K temperature steps"}, true, false}, annealSpecs["pssm"])
+	lab.Register(saEngine{runctl.Identity{ID: "pspm", Desc: "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, true, true}, annealSpecs["pspm"])
 }
 
 // trivial is the run of an annealer on fewer than 4 cities (runctl.Trivial)

@@ -51,14 +51,11 @@ type candidate struct {
 // evaluated by the workers, the best tested by Metropolis. Each worker
 // keeps a replica and applies the chosen move, drawn from an identical
 // stream, so one barrier per iteration suffices.
-type sspmEngine struct {
-	runctl.Identity
-	tweak *func(*solver.Anneal) // saEngine's
-}
+type sspmEngine struct{ runctl.Identity }
 
 func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	fit := cooling.FitsToLimit(ctx, q)
-	p, _, err := saPrepare(e, in, q, false, fit, e.tweak)
+	p, _, err := saPrepare(e, in, q, false, fit)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -237,5 +234,5 @@ func (r *sspmRun) planNext(st, done int64) {
 }
 
 func init() {
-	lab.Register(sspmEngine{runctl.Identity{ID: "sspm", Desc: "single search, parallel moves (Lam et al.): Threads (Pm) moves per iteration, the best tested by Metropolis; split over the cores when each gets 64 or more"}, nil}, annealSpecs["sspm"])
+	lab.Register(sspmEngine{runctl.Identity{ID: "sspm", Desc: "single search, parallel moves (Lam et al.): Threads (Pm) moves per iteration, the best tested by Metropolis; split over the cores when each gets 64 or more"}}, annealSpecs["sspm"])
 }

@@ -26,9 +26,6 @@ const OptRestarts = "restarts"
 type climbEngine struct {
 	runctl.Identity
 	swap bool
-	// tweak, when set, changes the config once it is read: a test's
-	// typed settings
-	tweak *func(*climbConfig)
 }
 
 // DefaultLimit is the time limit of a run of p on in that gives none
@@ -36,7 +33,6 @@ type climbEngine struct {
 // budget or a tabu search, whose iterations end it.
 func (e climbEngine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
 	cfg, err := solver.ConfigOf(climbSpecs[e.ID], e, in, p)
-	e.tweaked(&cfg)
 	if err == nil && (cfg.Restarts != 0 || cfg.Tabu > 0 && in.N >= 8) {
 		return 0
 	}
@@ -44,13 +40,6 @@ func (e climbEngine) DefaultLimit(in *solver.Instance, p solver.Params) time.Dur
 }
 
 var _ solver.DefaultLimiter = climbEngine{}
-
-// tweaked applies the engine's tweak, if any, to cfg.
-func (e climbEngine) tweaked(cfg *climbConfig) {
-	if e.tweak != nil {
-		(*e.tweak)(cfg)
-	}
-}
 
 // Prepare reads a run's settings once (solver.Preparer).
 func (e climbEngine) Prepare(in *solver.Instance, p solver.Params) (any, error) {
@@ -79,7 +68,6 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	if err != nil {
 		return solver.Result{}, err
 	}
-	e.tweaked(&cfg)
 	restarts, tabu, tenure := cfg.Restarts, cfg.Tabu, cfg.Tenure
 	if err := runctl.RefuseFixed(in, e.ID); err != nil {
 		return solver.Result{}, err
@@ -401,6 +389,6 @@ func bestSwap(d *tour.Dist, t []int32, abort func(evaluated int64) bool) (best i
 }
 
 func init() {
-	lab.Register(climbEngine{runctl.Identity{ID: "2opt-climb", Desc: "random-restart best-improvement 2-opt hill climbing over the whole neighbourhood (O'Neil & Burtscher), one climber per core"}, false, nil}, climbSpecs["2opt-climb"])
-	lab.Register(climbEngine{runctl.Identity{ID: "swap-climb", Desc: "random-restart best-improvement pair-exchange hill climbing (Luong et al.'s swap neighbourhood)"}, true, nil}, climbSpecs["swap-climb"])
+	lab.Register(climbEngine{runctl.Identity{ID: "2opt-climb", Desc: "random-restart best-improvement 2-opt hill climbing over the whole neighbourhood (O'Neil & Burtscher), one climber per core"}, false}, climbSpecs["2opt-climb"])
+	lab.Register(climbEngine{runctl.Identity{ID: "swap-climb", Desc: "random-restart best-improvement pair-exchange hill climbing (Luong et al.'s swap neighbourhood)"}, true}, climbSpecs["swap-climb"])
 }

@@ -1,7 +1,6 @@
 package climb
 
 import (
-	"context"
 	"testing"
 
 	"math/rand/v2"
@@ -20,28 +19,4 @@ func uniformInstance(n int, seed uint64) *solver.Instance {
 func solve(t *testing.T, name string, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) solver.Result {
 	t.Helper()
 	return enginetest.Solve(t, name, in, p, snaps)
-}
-
-// solveWith runs the engine name on in with its config changed by set
-// once read (typed settings, no option text), and checks its tour and
-// length.
-func solveWith(t *testing.T, name string, in *solver.Instance, p solver.Params, set func(*climbConfig)) solver.Result {
-	t.Helper()
-	e, err := solver.Lookup(name, solver.BackendCPU)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ce := e.(climbEngine)
-	ce.tweak = &set
-	res, err := solver.RunAided(context.Background(), ce, in, p, nil, solver.Aid{}, false)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
-		t.Fatalf("%s: invalid tour: %v", name, err)
-	}
-	if got := solver.TourLength(in, res.Tour); got != res.Length {
-		t.Fatalf("%s: length %d, exact %d", name, res.Length, got)
-	}
-	return res
 }

@@ -77,7 +77,7 @@ func TestSwapTabuHonoursIterations(t *testing.T) {
 	in := uniformInstance(60, 7)
 	m := int64(in.N) * int64(in.N-1) / 2
 	for _, iters := range []int{1, 57, 400} {
-		r := solveWith(t, "swap-climb", in, solver.Params{Seed: 2}, func(c *climbConfig) { c.Tabu = iters })
+		r := solve(t, "swap-climb", in, solver.Params{Seed: 2, Config: func(c *climbConfig) { c.Tabu = iters }}, nil)
 		if r.Steps != int64(iters) || r.Moves != int64(iters)*m {
 			t.Fatalf("tabu=%d: %d iterations and %d moves, want %d and %d", iters, r.Steps, r.Moves, iters, int64(iters)*m)
 		}
@@ -91,7 +91,7 @@ func TestSwapTabuHonoursIterations(t *testing.T) {
 	startLen := tour.NewDist(in).Length(start)
 	var prev int64 = -1
 	for _, iters := range []int{10, 100, 1000} {
-		r := solveWith(t, "swap-climb", in, solver.Params{Seed: 2}, func(c *climbConfig) { c.Tabu = iters })
+		r := solve(t, "swap-climb", in, solver.Params{Seed: 2, Config: func(c *climbConfig) { c.Tabu = iters }}, nil)
 		if r.Length > startLen || (prev >= 0 && r.Length > prev) {
 			t.Fatalf("tabu=%d: best %d (start %d, fewer iterations %d)", iters, r.Length, startLen, prev)
 		}
