@@ -9,7 +9,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
 	"github.com/tsplab/tsplab/solver"
@@ -62,8 +61,8 @@ func TestSwapTabuMatchesReference(t *testing.T) {
 		// per: one thread per neighbour, threads whose moves cross rows,
 		// a thread longer than a row, and the thread control's choice
 		for _, per := range []int{1, 3, 8, 64, 0} {
-			r, err := e.Solve(context.Background(), in, gputest.WithOpts(solver.Params{Seed: 1, Start: start},
-				device.OptDist+"=matrix", fmt.Sprint(OptTabu, "=", iters), fmt.Sprint(OptTenure, "=", tenure), fmt.Sprint(OptPer, "=", per)), nil)
+			r, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, Start: start,
+				Config: func(c *SwapConfig) { c.Dist, c.Tabu, c.Tenure, c.Per = "matrix", iters, tenure, per }}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +88,7 @@ func TestSwapTabuPerSameSearch(t *testing.T) {
 	in := gputest.RandomInstance(1500, solver.Euc2D, 100000, 13)
 	var lens []int64
 	for _, per := range []int{1, 5, 16, 0} {
-		r, err := e.Solve(context.Background(), in, gputest.WithOpts(solver.Params{Seed: 3}, OptTabu+"=400", fmt.Sprint(OptPer, "=", per)), nil)
+		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 3, Config: func(c *SwapConfig) { c.Tabu, c.Per = 400, per }}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +109,7 @@ func TestSwapTabuThreadControlAndFixedBlocks(t *testing.T) {
 	in := gputest.RandomInstance(400, solver.Euc2D, 10000, 8)
 	var lens []int64
 	for _, threads := range []int{0, 256, 64} {
-		r, err := e.Solve(context.Background(), in, gputest.WithOpts(solver.Params{Seed: 4}, fmt.Sprint("threads=", threads), device.OptDist+"=matrix", OptTabu+"=300"), nil)
+		r, err := e.Solve(context.Background(), in, gputest.WithOpts(solver.Params{Seed: 4, Config: func(c *SwapConfig) { c.Dist, c.Tabu = "matrix", 300 }}, fmt.Sprint("threads=", threads)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +129,7 @@ func TestThreeOptILSHonoursKicks(t *testing.T) {
 	e, _ := solver.Lookup(ils.AlgoThreeOptILS, solver.BackendGPU)
 	in := gputest.RandomInstance(200, solver.Euc2D, 10000, 12)
 	for _, k := range []int{1, 25} {
-		r, err := e.Solve(context.Background(), in, gputest.WithOpts(solver.Params{Seed: 2}, fmt.Sprint(ils.OptKicks, "=", k)), nil)
+		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 2, Config: func(c *ils.ThreeOptConfig) { c.Kicks = k }}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
