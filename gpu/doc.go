@@ -6,7 +6,8 @@
 // compose the CPU engines with the GPU's aids, and hands the run pipeline
 // the GPU bound device (device.Ascent).
 //
-// Engines (backend "gpu"; names shared with the CPU engines), by package:
+// Engines (backend "gpu"; names shared with the CPU engines; the papers'
+// through package lab's registration), by package:
 //
 //   - gpu/pspm: pspm, sspm, pssm, Lam et al.'s parallel simulated
 //     annealing with LWSA.

@@ -23,7 +23,7 @@ func TestPopOptions(t *testing.T) {
 		onGPU, onCPU  bool
 		gpuExperiment bool
 	}{
-		{"pool", true, true, false}, {"gpuround", true, false, true}, {"gpustart", true, false, true},
+		{"pool", true, true, false}, {"gpuround", true, false, true},
 		{device.OptGPUs, true, false, false}, {"merge", false, true, false}, {"init", false, true, false}, {"gpx", false, false, false},
 	} {
 		o, ok := opts.Lookup(c.name)

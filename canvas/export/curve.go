@@ -72,16 +72,10 @@ func flatTop(lo int64) int64 {
 	return (lo/step + 1) * step
 }
 
-// RenderCurve draws best length against time as a step line into dst,
-// with a frame and the optimum as a dashed line; xmax is the least time
-// the x axis spans (the run's budget, or 0).
-func RenderCurve(dst *image.RGBA, pts []CurvePoint, optimum int64, xmax time.Duration, st CurveStyle) {
-	tmax, lo, hi := CurveRange(pts, optimum, xmax)
-	RenderCurveIn(dst, pts, optimum, tmax, lo, hi, st)
-}
-
-// RenderCurveIn is RenderCurve on the axes given: time from 0 to tmax,
-// length from lo to hi (CurveRange's, or several plots' together).
+// RenderCurveIn draws best length against time as a step line into dst,
+// with a frame and the optimum as a dashed line, on the axes given: time
+// from 0 to tmax, length from lo to hi (CurveRange's, or several plots'
+// together).
 func RenderCurveIn(dst *image.RGBA, pts []CurvePoint, optimum int64, tmax time.Duration, lo, hi int64, st CurveStyle) {
 	fill(dst, st.Background)
 	w, h := dst.Rect.Dx(), dst.Rect.Dy()

@@ -22,6 +22,7 @@ import (
 	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/internal/cudaload"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
+	"github.com/tsplab/tsplab/lab"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/buildinfo"
@@ -501,14 +502,7 @@ func suiteNames() []string {
 }
 
 func cmdEngines(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "engines", "[--verbose [--all]] [FILE]", "Lists the registered engines: algorithm, backend, whether it can run here, and what it does;\n"+
-		"with CUDA built in, then every GPU, and why the engines cannot use it where they cannot; without,\n"+
-		"a line for the GPU engines (each on a line of its own with --verbose, in full with --all).\n"+
-		"With --verbose, also each engine's options: the flag that sets it (--opt NAME=VALUE for the\n"+
-		"engine-specific ones), its type, default and allowed range, and what it does; with --all also\n"+
-		"the experimental ones (kept for a suite or a paper's reproduction), marked so. A default that\n"+
-		"depends on the instance's size reads \"by size\"; with a TSPLIB FILE, the defaults and ranges\n"+
-		"a run on that instance takes, and the plan of the engines that decide one (auto, pop).")
+	fs := newFlags(e, "engines", "[--verbose [--all]] [FILE]", enginesAbout)
 	verbose := fs.Bool("verbose", false, "list each engine's options")
 	all := fs.Bool("all", false, "with --verbose, also the experimental options, and the GPU engines' of a build without CUDA")
 	pos, err := parse(fs, "engines", args, 0, 1)
@@ -525,7 +519,11 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 	}
 	hidden := 0 // GPU engines of a build without CUDA: one line says why none can run
 	seen := map[string]bool{}
-	for _, eng := range solver.Engines() {
+	engines := listed()
+	for i, eng := range engines {
+		if lab.Has(eng) && (i == 0 || !lab.Has(engines[i-1])) {
+			fmt.Fprintf(e.stdout, "%s\n", labHeading)
+		}
 		if eng.Backend() == solver.BackendGPU && !device.BuiltWithCUDA() && !*all {
 			if *verbose {
 				fmt.Fprintf(e.stdout, "%-12s %-4s needs the CUDA build (`make gpu`)\n", eng.Name(), eng.Backend())
@@ -560,6 +558,27 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 	}
 	return nil
 }
+
+// enginesAbout is tsp engines' help text.
+const enginesAbout = "Lists the registered engines, the product's first, then under a heading the lab's (the papers'\n" +
+	"engines, reproduced): algorithm, backend, whether it can run here, and what it does;\n" +
+	"with CUDA built in, then every GPU, and why the engines cannot use it where they cannot; without,\n" +
+	"a line for the GPU engines (each on a line of its own with --verbose, in full with --all).\n" +
+	"With --verbose, also each engine's options: the flag that sets it (--opt NAME=VALUE for the\n" +
+	"engine-specific ones), its type, default and allowed range, and what it does; with --all also\n" +
+	"the experimental ones (kept for a suite or a paper's reproduction), marked so. A default that\n" +
+	"depends on the instance's size reads \"by size\"; with a TSPLIB FILE, the defaults and ranges\n" +
+	"a run on that instance takes, and the plan of the engines that decide one (auto, pop)."
+
+// listed returns the registered engines in tsp engines' order: the
+// product's, then the lab's (under labHeading).
+func listed() []solver.Engine {
+	labs := slices.DeleteFunc(solver.Engines(), func(e solver.Engine) bool { return !lab.Has(e) })
+	return append(slices.DeleteFunc(solver.Engines(), lab.Has), labs...)
+}
+
+// labHeading heads the lab's engines in tsp engines' list.
+const labHeading = "lab: the papers' engines, reproduced by tsp bench --suite lam, oneil, rocki, delevacq and luong"
 
 // writeOptions lists an engine's options, one a line, indented under it; an option whose flag and text seen holds already
 // (an earlier engine's) points there instead of saying it again.

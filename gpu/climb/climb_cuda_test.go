@@ -285,7 +285,7 @@ func TestClimbRestartsBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, Extra: map[string]string{OptRestarts: "3000"}}, nil)
+	res, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, Config: func(c *ClimbConfig) { c.Restarts = 3000 }}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -486,7 +486,7 @@ func TestClimbBatchStartsNearestNeighbour(t *testing.T) {
 	e, _ := solver.Lookup(AlgoTwoOptClimb, solver.BackendGPU)
 	moves := map[string]int64{}
 	for _, start := range []string{"nn", "random"} {
-		res, err := solver.RunAided(context.Background(), e, in, solver.Params{Seed: 1, TimeLimit: time.Minute, Extra: map[string]string{OptRestarts: "1", OptClimbStart: start}}, nil, solver.Aid{}, false)
+		res, err := solver.RunAided(context.Background(), e, in, solver.Params{Seed: 1, TimeLimit: time.Minute, Config: func(c *ClimbConfig) { c.Restarts, c.NearStarts = 1, start == "nn" }}, nil, solver.Aid{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -46,9 +46,3 @@ var SwapSpec = solver.NewSpec(
 	solver.Int(OptPer, func(c *SwapConfig) *int { return &c.Per }, 0, 0, 64,
 		"tabu search: moves each GPU thread evaluates, consecutive in row order (1: one thread per neighbour; 0: tuned with the block size, or 1 when threads is set)").Experimental(),
 )
-
-func init() {
-	device.DeclareGPU(AlgoTwoOptClimb, ClimbSpec)
-	device.DeclareGPU(AlgoTwoOptILS, solver.OptionSet{})
-	device.DeclareGPU(AlgoSwapClimb, SwapSpec)
-}

@@ -21,7 +21,7 @@ func TestMultiClimbTwoContexts(t *testing.T) {
 	gputest.NeedDevice(t)
 	in := gputest.RandomInstance(200, solver.Euc2D, 1000, 26)
 	e := gputest.MultiEngine(t, AlgoTwoOptClimb)
-	p := gputest.WithOpts(solver.Params{Seed: 4}, OptRestarts+"=2001", gputest.TwoContexts)
+	p := gputest.WithOpts(solver.Params{Seed: 4, Config: func(c *ClimbConfig) { c.Restarts = 2001 }}, gputest.TwoContexts)
 	res, err := e.Solve(context.Background(), in, p, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -275,7 +275,7 @@ func TestSwapClimbEngine(t *testing.T) {
 	for _, in := range []*solver.Instance{gputest.RandomInstance(120, solver.Euc2D, 10000, 21), gputest.MatrixInstance(60, 22)} {
 		snaps := solver.Latest()
 		// the exact matrix, so the climbers' minima are swap-optimal exactly
-		r, err := solver.RunAided(context.Background(), e, in, solver.Params{Seed: 3, TimeLimit: 500 * time.Millisecond, Extra: map[string]string{device.OptDist: "matrix"}}, snaps, solver.Aid{}, false)
+		r, err := solver.RunAided(context.Background(), e, in, solver.Params{Seed: 3, TimeLimit: 500 * time.Millisecond, Config: func(c *SwapConfig) { c.Dist = "matrix" }}, snaps, solver.Aid{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"testing"
 
-	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
 	"github.com/tsplab/tsplab/solver"
@@ -64,7 +62,7 @@ func TestSwapTabuMatchesReference(t *testing.T) {
 		// a thread longer than a row, and the thread control's choice
 		for _, per := range []int{1, 3, 8, 64, 0} {
 			r, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, Start: start,
-				Extra: map[string]string{device.OptDist: "matrix", OptTabu: strconv.Itoa(iters), OptTenure: strconv.Itoa(tenure), OptPer: strconv.Itoa(per)}}, nil)
+				Config: func(c *SwapConfig) { c.Dist, c.Tabu, c.Tenure, c.Per = "matrix", iters, tenure, per }}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +88,7 @@ func TestSwapTabuPerSameSearch(t *testing.T) {
 	in := gputest.RandomInstance(1500, solver.Euc2D, 100000, 13)
 	var lens []int64
 	for _, per := range []int{1, 5, 16, 0} {
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 3, Extra: map[string]string{OptTabu: "400", OptPer: strconv.Itoa(per)}}, nil)
+		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 3, Config: func(c *SwapConfig) { c.Tabu, c.Per = 400, per }}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +109,7 @@ func TestSwapTabuThreadControlAndFixedBlocks(t *testing.T) {
 	in := gputest.RandomInstance(400, solver.Euc2D, 10000, 8)
 	var lens []int64
 	for _, threads := range []int{0, 256, 64} {
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 4, Extra: map[string]string{"threads": fmt.Sprint(threads), device.OptDist: "matrix", OptTabu: "300"}}, nil)
+		r, err := e.Solve(context.Background(), in, gputest.WithOpts(solver.Params{Seed: 4, Config: func(c *SwapConfig) { c.Dist, c.Tabu = "matrix", 300 }}, fmt.Sprint("threads=", threads)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +129,7 @@ func TestThreeOptILSHonoursKicks(t *testing.T) {
 	e, _ := solver.Lookup(ils.AlgoThreeOptILS, solver.BackendGPU)
 	in := gputest.RandomInstance(200, solver.Euc2D, 10000, 12)
 	for _, k := range []int{1, 25} {
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 2, Extra: map[string]string{ils.OptKicks: strconv.Itoa(k)}}, nil)
+		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 2, Config: func(c *ils.ThreeOptConfig) { c.Kicks = k }}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,7 @@
 // RegisterKernels), launch configuration, the host-side helpers of the
 // engines (metric codes, coordinates, exact 2-opt deltas, start tours, the
 // run loop), the kernels' shared headers (common.cuh, localsearch.cuh),
-// and the GPU engine type: Register lists an engine in solver's registry
+// and the GPU engine type: NewEngine makes an engine for solver's registry
 // in both builds, Implement gives it its CUDA implementation. Without the
 // build tag "cuda" only the registration, the options and the host-side
 // helpers are built, and Available says ErrNotBuilt.

@@ -9,7 +9,7 @@ import (
 // engine is a GPU engine: one registered algorithm and its body. In a
 // build without CUDA it is unavailable (ErrNotBuilt) and Solve says so;
 // with CUDA, Solve checks what every GPU engine needs and runs the body
-// its package gave Register.
+// its package gave NewEngine.
 type engine struct {
 	algorithm
 	impl *Impl
@@ -30,35 +30,20 @@ type algorithm struct {
 	keepsFixed bool
 }
 
-// Register registers GPU engine name with its one-line description and
-// its body in solver's registry, in both builds; anyMetric: it also takes
-// other metrics through a distance matrix. Each engine's package gives
-// impl from a pair of files, the CUDA build's body and the other build's
-// empty Impl. It returns the engine registered, for the package's own Go
-// calls of it.
-func Register(name, desc string, anyMetric bool, impl Impl) solver.Engine {
-	return register(algorithm{name: name, desc: desc, anyMetric: anyMetric}, impl)
-}
-
-// RegisterKeeping is Register for an engine whose tours keep the
-// instance's fixed edges (solver.FixedEdgesKeeper), on the coordinates'
-// metrics.
-func RegisterKeeping(name, desc string, impl Impl) solver.Engine {
-	return register(algorithm{name: name, desc: desc, keepsFixed: true}, impl)
-}
-
-// register registers the engine a with its body impl and returns it.
-func register(a algorithm, impl Impl) solver.Engine {
-	e := engine{a, &impl}
-	solver.Register(e)
-	return e
-}
-
-// NewEngine returns GPU engine name with its description and body, as
-// Register does, without registering it: a test runs an engine's body
-// with hooks of its own through the checks every GPU engine makes.
+// NewEngine returns GPU engine name with its one-line description and its
+// body, in both builds, for solver.Register (or lab.Register); anyMetric:
+// it also takes other metrics through a distance matrix. Each engine's
+// package gives impl from a pair of files, the CUDA build's body and the
+// other build's empty Impl; a test runs an engine's body with hooks of its
+// own through the checks every GPU engine makes.
 func NewEngine(name, desc string, anyMetric bool, impl Impl) solver.Engine {
 	return engine{algorithm{name: name, desc: desc, anyMetric: anyMetric}, &impl}
+}
+
+// NewKeeping is NewEngine for an engine whose tours keep the instance's
+// fixed edges (solver.FixedEdgesKeeper), on the coordinates' metrics.
+func NewKeeping(name, desc string, impl Impl) solver.Engine {
+	return engine{algorithm{name: name, desc: desc, keepsFixed: true}, &impl}
 }
 
 // SolveFunc is the body of one GPU engine; e is the engine itself (for

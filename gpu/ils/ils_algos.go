@@ -2,6 +2,7 @@ package ils
 
 import (
 	"github.com/tsplab/tsplab/gpu/device"
+	"github.com/tsplab/tsplab/lab"
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -21,7 +22,7 @@ var threeOptEngine solver.Engine
 
 // init registers the GPU engines of this package in this order.
 func init() {
-	device.Register(AlgoOrILS, orILSDesc, false, orILSImpl)
-	device.Register(AlgoTourLS, tourLSDesc, false, tourLSImpl)
-	threeOptEngine = device.Register(AlgoThreeOptILS, "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks", true, threeOptImpl)
+	solver.Register(device.NewEngine(AlgoOrILS, orILSDesc, false, orILSImpl))
+	solver.Register(device.NewEngine(AlgoTourLS, tourLSDesc, false, tourLSImpl))
+	threeOptEngine = lab.Register(device.NewEngine(AlgoThreeOptILS, "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks", true, threeOptImpl), device.WithGPUs{Declarer: ThreeOptSpec})
 }

@@ -50,7 +50,6 @@ var OrSpec = solver.NewSpec(
 const OrStartSFCMinN = 200000
 
 func init() {
-	device.DeclareGPU(AlgoThreeOptILS, ThreeOptSpec)
 	device.DeclareGPU(AlgoOrILS, OrSpec)
 	device.DeclareGPU(AlgoTourLS, tourLSSpec)
 }

@@ -4,10 +4,10 @@ package ils
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
@@ -211,7 +211,11 @@ func TestThreeOptILSEngine(t *testing.T) {
 	}{{gputest.RandomInstance(400, solver.Euc2D, 10000, 31), "coords"}, {gputest.RandomInstance(400, solver.Euc2D, 10000, 31), "matrix"}, {gputest.MatrixInstance(80, 32), ""}} {
 		in := c.in
 		greedy := solver.TourLength(in, construct.Greedy(in, neighbor.Nearest(in, 10)))
-		r, err := solver.RunAided(context.Background(), e, in, solver.Params{Seed: 1, TimeLimit: time.Second, Extra: map[string]string{device.OptDist: c.dist}}, nil, solver.Aid{}, false)
+		r, err := solver.RunAided(context.Background(), e, in, solver.Params{Seed: 1, TimeLimit: time.Second, Config: func(o *ThreeOptConfig) {
+			if c.dist != "" {
+				o.Dist = c.dist
+			}
+		}}, nil, solver.Aid{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,8 +232,8 @@ func TestThreeOptILSEngine(t *testing.T) {
 	}
 	// bad options are one-line errors
 	in := gputest.RandomInstance(50, solver.Euc2D, 1000, 1)
-	for _, ex := range []map[string]string{{OptRKBI: "0"}, {OptRKBI: "x"}, {device.OptDist: "disk"}} {
-		if _, err := solver.RunAided(context.Background(), e, in, solver.Params{TimeLimit: 100 * time.Millisecond, Extra: ex}, nil, solver.Aid{}, false); err == nil {
+	for _, ex := range []string{OptRKBI + "=0", OptRKBI + "=x", device.OptDist + "=disk"} {
+		if _, err := solver.RunAided(context.Background(), e, in, gputest.WithOpts(solver.Params{TimeLimit: 100 * time.Millisecond}, ex), nil, solver.Aid{}, false); err == nil {
 			t.Fatalf("options %v: no error", ex)
 		}
 	}
@@ -416,7 +420,7 @@ func TestThreeOptILSKicks(t *testing.T) {
 	in := gputest.RandomInstance(500, solver.Euc2D, 10000, 43)
 	solve := func(kicks int) solver.Result {
 		t.Helper()
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 4, Extra: map[string]string{"blocks": "20", "threads": "64", OptKicks: strconv.Itoa(kicks)}}, nil)
+		r, err := e.Solve(context.Background(), in, gputest.WithOpts(solver.Params{Seed: 4, Config: func(c *ThreeOptConfig) { c.Kicks = kicks }}, "blocks=20", "threads=64"), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -453,8 +457,8 @@ func TestThreeOptPopulationMatchesSingleSearches(t *testing.T) {
 	const nb, kicks, blocks, threads, seed = 5, 20, 10, 64, 7
 	want := int64(-1)
 	for s := 0; s < nb; s++ {
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: seed ^ uint64(s)*0x9E3779B97F4A7C15,
-			Extra: map[string]string{"blocks": strconv.Itoa(blocks), "threads": strconv.Itoa(threads), OptKicks: strconv.Itoa(kicks)}}, nil)
+		r, err := e.Solve(context.Background(), in, gputest.WithOpts(solver.Params{Seed: seed ^ uint64(s)*0x9E3779B97F4A7C15, Config: func(c *ThreeOptConfig) { c.Kicks = kicks }},
+			fmt.Sprint("blocks=", blocks), fmt.Sprint("threads=", threads)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

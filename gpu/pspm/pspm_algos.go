@@ -2,6 +2,7 @@ package pspm
 
 import (
 	"github.com/tsplab/tsplab/gpu/device"
+	"github.com/tsplab/tsplab/lab"
 )
 
 // Algorithm names of the GPU annealers; they are shared with the CPU
@@ -13,7 +14,7 @@ const (
 )
 
 func init() {
-	device.Register(AlgoPSPM, "PSPM simulated annealing with LWSA on the GPU (Lam et al.): blocks x threads relocation moves, device-side global best every k steps", false, pspmImpl)
-	device.Register(AlgoSSPM, "SSPM on the GPU: PSPM with one block (one search, threads parallel moves)", false, sspmImpl)
-	device.Register(AlgoPSSM, "PSSM on the GPU: PSPM with one thread per block (parallel searches, one move each)", false, pssmImpl)
+	lab.Register(device.NewEngine(AlgoPSPM, "PSPM simulated annealing with LWSA on the GPU (Lam et al.): blocks x threads relocation moves, device-side global best every k steps", false, pspmImpl), device.WithGPUs{Declarer: PspmSpecs[AlgoPSPM]})
+	lab.Register(device.NewEngine(AlgoSSPM, "SSPM on the GPU: PSPM with one block (one search, threads parallel moves)", false, sspmImpl), device.WithGPUs{Declarer: PspmSpecs[AlgoSSPM]})
+	lab.Register(device.NewEngine(AlgoPSSM, "PSSM on the GPU: PSPM with one thread per block (parallel searches, one move each)", false, pssmImpl), device.WithGPUs{Declarer: PspmSpecs[AlgoPSSM]})
 }

@@ -264,38 +264,35 @@ func TestPSPMDrawOptions(t *testing.T) {
 	e, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
 	in := gputest.RandomInstance(100, solver.Euc2D, 1000, 5)
 	for _, c := range []struct {
-		threads int
-		extra   map[string]string
-		want    string // "": runs
+		threads  int
+		settings []string
+		want     string // "": runs
 	}{
-		{96, map[string]string{"draw": "nn"}, ""},
-		{32, map[string]string{"lanes": "16"}, "lanes"}, // an option no more
-		{32, map[string]string{"select": "first"}, "select"},
-		{32, map[string]string{"draw": "near"}, "draw"},
-		{32, map[string]string{"draw": "nn", "nnk": "1"}, "nnk"},
-		{32, map[string]string{"nnfrom": "-3"}, "nnfrom"},
+		{96, []string{"draw=nn"}, ""},
+		{32, []string{"lanes=16"}, "lanes"}, // an option no more
+		{32, []string{"select=first"}, "select"},
+		{32, []string{"draw=near"}, "draw"},
+		{32, []string{"draw=nn", "nnk=1"}, "nnk"},
+		{32, []string{"nnfrom=-3"}, "nnfrom"},
 		{64, nil, ""},
 		{96, nil, ""},
-		{64, map[string]string{"draw": "nn"}, ""},
-		{32, map[string]string{"draw": "nn", "nnk": "99"}, "nnk"},
+		{64, []string{"draw=nn"}, ""},
+		{32, []string{"draw=nn", "nnk=99"}, "nnk"},
 	} {
 		p := gputest.QuickParams(2)
 		p.TimeLimit = 0
-		p = gputest.WithOpts(p, fmt.Sprint("threads=", c.threads))
-		for k, v := range c.extra {
-			p = p.WithExtra(k, v)
-		}
+		p = gputest.WithOpts(p, append([]string{fmt.Sprint("threads=", c.threads)}, c.settings...)...)
 		r, err := e.Solve(context.Background(), in, p, nil)
 		if c.want == "" {
 			if err != nil {
-				t.Errorf("threads %d %v: %v", c.threads, c.extra, err)
+				t.Errorf("threads %d %v: %v", c.threads, c.settings, err)
 			} else {
-				gputest.CheckResult(t, fmt.Sprint(c.extra), in, r)
+				gputest.CheckResult(t, fmt.Sprint(c.settings), in, r)
 			}
 			continue
 		}
 		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("threads %d %v: err = %v, want %q", c.threads, c.extra, err, c.want)
+			t.Errorf("threads %d %v: err = %v, want %q", c.threads, c.settings, err, c.want)
 		}
 	}
 }

@@ -20,6 +20,29 @@ func drawOf(in *solver.Instance, p solver.Anneal, steps int) (pspmDraw, error) {
 	return pspmDrawOf(in, c, p, steps)
 }
 
+// drawWith is pspmDrawOf of pspm's default config on in changed by set
+// (typed settings, no option text).
+func drawWith(in *solver.Instance, p solver.Anneal, steps int, set func(*pspmConfig)) (pspmDraw, error) {
+	c, err := PspmSpecs[AlgoPSPM].Parse(in, solver.Params{})
+	if err != nil {
+		return pspmDraw{}, err
+	}
+	set(&c)
+	return pspmDrawOf(in, c, p, steps)
+}
+
+// opts returns Params with the settings, "name=value" as --opt takes
+// them: the option texts the binding layer reads.
+func opts(settings ...string) solver.Params {
+	var p solver.Params
+	for _, s := range settings {
+		if err := p.Set(s); err != nil {
+			panic(err)
+		}
+	}
+	return p
+}
+
 // pointsInstance is n EUC_2D cities uniform in a square of side scale.
 func pointsInstance(n int, _ solver.Metric, scale float64, seed uint64) *solver.Instance {
 	rng := rand.New(rand.NewPCG(seed, 7))
@@ -64,24 +87,19 @@ func TestPSPMDrawAutoTemperature(t *testing.T) {
 			}
 		}
 	}
-	p.Extra = map[string]string{"nnfrom": "1"} // T0*0.99^st <= 1 from st = 917
-	if d, _ = drawOf(in, p, steps); d.fromStep != 917 {
+	if d, _ = drawWith(in, p, steps, func(c *pspmConfig) { c.NNFrom = new(1.0) }); d.fromStep != 917 { // T0*0.99^st <= 1 from st = 917
 		t.Fatalf("nnfrom 1: from step %d, want 917", d.fromStep)
 	}
-	p.Extra = map[string]string{"nnfrom": "0.01"} // below Tend: never
-	if d, _ = drawOf(in, p, steps); d.fromStep != int64(steps) || d.lists != nil {
+	if d, _ = drawWith(in, p, steps, func(c *pspmConfig) { c.NNFrom = new(0.01) }); d.fromStep != int64(steps) || d.lists != nil {
 		t.Fatalf("nnfrom below Tend: from step %d of %d, lists %d", d.fromStep, steps, len(d.lists))
 	}
-	p.Extra = map[string]string{"draw": "uniform"}
-	if d, _ = drawOf(in, p, steps); d.fromStep != int64(steps) || d.lists != nil {
+	if d, _ = drawWith(in, p, steps, func(c *pspmConfig) { c.Draw = drawUniform }); d.fromStep != int64(steps) || d.lists != nil {
 		t.Fatalf("uniform: from step %d of %d, lists %d", d.fromStep, steps, len(d.lists))
 	}
-	p.Extra = map[string]string{"draw": "nn", "nnk": "5"}
-	if d, _ = drawOf(in, p, steps); d.fromStep != 0 || d.k != 5 || len(d.lists) != in.N*5 || d.mix != 0 {
+	if d, _ = drawWith(in, p, steps, func(c *pspmConfig) { c.Draw, c.NNK = drawNN, 5 }); d.fromStep != 0 || d.k != 5 || len(d.lists) != in.N*5 || d.mix != 0 {
 		t.Fatalf("nn: from step %d, k %d, %d entries, mix %x", d.fromStep, d.k, len(d.lists), d.mix)
 	}
-	p.Extra = map[string]string{"draw": "mixed", "nnfrom": "1"}
-	if d, _ = drawOf(in, p, steps); d.fromStep != 917 || d.mix != pspmMixLanes {
+	if d, _ = drawWith(in, p, steps, func(c *pspmConfig) { c.Draw, c.NNFrom = drawMixed, new(1.0) }); d.fromStep != 917 || d.mix != pspmMixLanes {
 		t.Fatalf("mixed from T 1: from step %d, mix %x", d.fromStep, d.mix)
 	}
 }
@@ -95,23 +113,23 @@ func TestPSPMDrawOfRefuses(t *testing.T) {
 	p := solver.Anneal{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
 	steps := solver.ScheduleSteps(p)
 	for _, c := range []struct {
-		extra       map[string]string
+		settings    []string
 		want        string // in the error; "" when accepted
 		wantUniform bool   // accepted, drawing uniformly throughout
 	}{
-		{map[string]string{"draw": "near"}, "draw near", false},
-		{map[string]string{"nnk": "1"}, "nnk", false},
-		{map[string]string{"nnk": "33"}, "nnk", false},
-		{map[string]string{"nnk": "x"}, "nnk", false},
-		{map[string]string{"nnfrom": "-1"}, "nnfrom", false},
-		{map[string]string{"nnfrom": "hot"}, "nnfrom", false},
-		{map[string]string{"draw": "nn"}, "", false},
-		{map[string]string{"draw": "nn", "nnk": "32"}, "", false},
-		{map[string]string{"draw": "auto", "nnfrom": "0"}, "", true},
+		{[]string{"draw=near"}, "draw near", false},
+		{[]string{"nnk=1"}, "nnk", false},
+		{[]string{"nnk=33"}, "nnk", false},
+		{[]string{"nnk=x"}, "nnk", false},
+		{[]string{"nnfrom=-1"}, "nnfrom", false},
+		{[]string{"nnfrom=hot"}, "nnfrom", false},
+		{[]string{"draw=nn"}, "", false},
+		{[]string{"draw=nn", "nnk=32"}, "", false},
+		{[]string{"draw=auto", "nnfrom=0"}, "", true},
 	} {
-		p.Extra = c.extra
+		p.Params = opts(c.settings...)
 		d, err := drawOf(in, p, steps)
-		name := fmt.Sprint(c.extra)
+		name := fmt.Sprint(c.settings)
 		if c.want != "" {
 			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("%s: err %v, want one line with %q", name, err, c.want)
@@ -128,12 +146,11 @@ func TestPSPMDrawOfRefuses(t *testing.T) {
 	}
 	// Fewer than 65,535 cities only: auto draws uniformly above.
 	big := pointsInstance(65535, solver.Euc2D, 1e6, 4)
-	p.Extra = nil
+	p.Params = solver.Params{}
 	if d, err := drawOf(big, p, steps); err != nil || d.lists != nil {
 		t.Errorf("auto on 65,535 cities: %d list entries, err %v; want uniform", len(d.lists), err)
 	}
-	p.Extra = map[string]string{"draw": "nn"}
-	if _, err := drawOf(big, p, steps); err == nil || !strings.Contains(err.Error(), "65,535") {
+	if _, err := drawWith(big, p, steps, func(c *pspmConfig) { c.Draw = drawNN }); err == nil || !strings.Contains(err.Error(), "65,535") {
 		t.Errorf("nn on 65,535 cities: err %v", err)
 	}
 }
@@ -145,35 +162,35 @@ func TestPSPMDrawOfRefuses(t *testing.T) {
 func TestPSPMOptionsValidate(t *testing.T) {
 	in := pointsInstance(200, solver.Euc2D, 1000, 5)
 	for _, c := range []struct {
-		algo  string
-		extra map[string]string
-		want  string // "": accepted
+		algo     string
+		settings []string
+		want     string // "": accepted
 	}{
-		{AlgoPSPM, map[string]string{"draw": "nn", "nnk": "32", "nnfrom": "0"}, ""},
-		{AlgoPSPM, map[string]string{"draw": "near"}, "--opt draw near is unknown: want one of auto|uniform|nn|mixed"},
-		{AlgoSSPM, map[string]string{"draw": "nn"}, "--opt draw is unknown"},
-		{AlgoPSSM, map[string]string{"nnk": "4"}, "--opt nnk is unknown"},
-		{AlgoPSPM, map[string]string{"nnk": "1"}, "2..32"},
-		{AlgoPSPM, map[string]string{"nnk": "eight"}, "--opt nnk eight is not an integer: want 2..32"},
-		{AlgoPSPM, map[string]string{"nnfrom": "-1"}, "out of range: want >= 0"},
-		{AlgoPSPM, map[string]string{"nnfrom": "+Inf"}, "out of range: want >= 0"},
-		{AlgoPSPM, map[string]string{"nnfrom": "warm"}, "--opt nnfrom warm is not a number: want >= 0"},
-		{AlgoPSPM, map[string]string{"lanes": "16"}, "--opt lanes"},
-		{AlgoPSPM, map[string]string{"select": "first"}, "--opt select"},
+		{AlgoPSPM, []string{"draw=nn", "nnk=32", "nnfrom=0"}, ""},
+		{AlgoPSPM, []string{"draw=near"}, "--opt draw near is unknown: want one of auto|uniform|nn|mixed"},
+		{AlgoSSPM, []string{"draw=nn"}, "--opt draw is unknown"},
+		{AlgoPSSM, []string{"nnk=4"}, "--opt nnk is unknown"},
+		{AlgoPSPM, []string{"nnk=1"}, "2..32"},
+		{AlgoPSPM, []string{"nnk=eight"}, "--opt nnk eight is not an integer: want 2..32"},
+		{AlgoPSPM, []string{"nnfrom=-1"}, "out of range: want >= 0"},
+		{AlgoPSPM, []string{"nnfrom=+Inf"}, "out of range: want >= 0"},
+		{AlgoPSPM, []string{"nnfrom=warm"}, "--opt nnfrom warm is not a number: want >= 0"},
+		{AlgoPSPM, []string{"lanes=16"}, "--opt lanes"},
+		{AlgoPSPM, []string{"select=first"}, "--opt select"},
 	} {
 		e, err := solver.Lookup(c.algo, solver.BackendGPU)
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = solver.Validate(e, in, solver.Params{Extra: c.extra})
+		err = solver.Validate(e, in, opts(c.settings...))
 		if c.want == "" {
 			if err != nil {
-				t.Errorf("%s %v: %v", c.algo, c.extra, err)
+				t.Errorf("%s %v: %v", c.algo, c.settings, err)
 			}
 			continue
 		}
 		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s %v: err %v, want %q", c.algo, c.extra, err, c.want)
+			t.Errorf("%s %v: err %v, want %q", c.algo, c.settings, err, c.want)
 		}
 	}
 	set := solver.OptionsFor(AlgoPSPM, solver.BackendGPU)
@@ -193,38 +210,38 @@ func TestPSPMOptionsValidate(t *testing.T) {
 // likewise, else the global exchange.
 func TestPSPMNNKBySize(t *testing.T) {
 	for _, c := range []struct {
-		algo  string
-		n     int
-		extra map[string]string
-		want  int
+		algo string
+		n    int
+		set  []string
+		want int
 	}{
 		{AlgoPSPM, 99, nil, 8}, {AlgoPSPM, 100, nil, 16}, {AlgoPSPM, 493, nil, 16}, {AlgoPSPM, 500, nil, 8},
-		{AlgoPSPM, 13509, nil, 8}, {AlgoPSSM, 200, nil, 8}, {AlgoSSPM, 200, nil, 8}, {AlgoPSPM, 200, map[string]string{"nnk": "8"}, 8},
+		{AlgoPSPM, 13509, nil, 8}, {AlgoPSSM, 200, nil, 8}, {AlgoSSPM, 200, nil, 8}, {AlgoPSPM, 200, []string{"nnk=8"}, 8},
 	} {
 		in := pointsInstance(c.n, solver.Euc2D, 1000, 5)
-		cfg, err := PspmSpecs[c.algo].Parse(in, solver.Params{Extra: c.extra})
+		cfg, err := PspmSpecs[c.algo].Parse(in, opts(c.set...))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cfg.NNK != c.want || (c.extra == nil && pspmDefaultNNK(c.algo, c.n) != c.want) {
-			t.Errorf("%s on %d cities %v: nnk %d, planner's %d; want %d", c.algo, c.n, c.extra, cfg.NNK, pspmDefaultNNK(c.algo, c.n), c.want)
+		if cfg.NNK != c.want || (c.set == nil && pspmDefaultNNK(c.algo, c.n) != c.want) {
+			t.Errorf("%s on %d cities %v: nnk %d, planner's %d; want %d", c.algo, c.n, c.set, cfg.NNK, pspmDefaultNNK(c.algo, c.n), c.want)
 		}
 	}
 	for _, c := range []struct {
-		algo  string
-		n     int
-		extra map[string]string
-		want  int
+		algo string
+		n    int
+		set  []string
+		want int
 	}{
 		{AlgoPSPM, 99, nil, 0}, {AlgoPSPM, 100, nil, 32}, {AlgoPSPM, 493, nil, 32}, {AlgoPSPM, 500, nil, 0},
-		{AlgoPSSM, 200, nil, 0}, {AlgoPSPM, 200, map[string]string{"island": "0"}, 0},
+		{AlgoPSSM, 200, nil, 0}, {AlgoPSPM, 200, []string{"island=0"}, 0},
 	} {
-		cfg, err := PspmSpecs[c.algo].Parse(pointsInstance(c.n, solver.Euc2D, 1000, 5), solver.Params{Extra: c.extra})
+		cfg, err := PspmSpecs[c.algo].Parse(pointsInstance(c.n, solver.Euc2D, 1000, 5), opts(c.set...))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if cfg.Island != c.want {
-			t.Errorf("%s on %d cities %v: island %d, want %d", c.algo, c.n, c.extra, cfg.Island, c.want)
+			t.Errorf("%s on %d cities %v: island %d, want %d", c.algo, c.n, c.set, cfg.Island, c.want)
 		}
 	}
 	if got, want := pspmDefaultNbrBytes(493, 16), 2*493*16; got != want {

@@ -1,7 +1,6 @@
 package pspm
 
 import (
-	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -63,10 +62,4 @@ var PspmSpecs = map[string]*solver.Spec[pspmConfig]{
 	AlgoPSPM: solver.NewSpec(pspmBlocks, pspmThreads, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom, pspmSeg, pspmIsland).BySize(pspmBySize),
 	AlgoSSPM: solver.NewSpec(pspmThreads, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom).Fixed("draw", "nnk", "nnfrom"),
 	AlgoPSSM: solver.NewSpec(pspmBlocks, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom).Fixed("draw", "nnk", "nnfrom"),
-}
-
-func init() {
-	for name, s := range PspmSpecs {
-		device.DeclareGPU(name, s)
-	}
 }

@@ -22,7 +22,8 @@
 // The climbers live in solver/cpu/climb, the annealers in solver/cpu/anneal,
 // the iterated local searches in solver/cpu/ils, their partition search in
 // solver/cpu/partition, the local-search core in solver/cpu/localsearch, the
-// pop engine in solver/cpu/population; this package imports them all.
+// pop engine in solver/cpu/population; this package imports them all (the
+// papers' engines, all but auto and pop, register through package lab).
 // The annealers take Lam et al.'s Table 1 schedule and end with it; the
 // climbers and the iterated local searches declare DefaultTimeLimit as
 // their default limit (solver.DefaultLimiter, applied by solver.RunAided)

@@ -2,7 +2,6 @@ package gputest
 
 import (
 	"math/rand/v2"
-	"strconv"
 
 	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
@@ -28,12 +27,6 @@ func WithOpts(p solver.Params, settings ...string) solver.Params {
 func Takes(algo string, p solver.Params) solver.Params {
 	q, _ := p.Split(solver.OptionsFor(algo, solver.BackendGPU).Names())
 	return q
-}
-
-// OptInt is the int option name of a result's Params (0: not reported).
-func OptInt(p solver.Params, name string) int {
-	v, _ := strconv.Atoi(p.Text(name))
-	return v
 }
 
 // Ext returns Params with the options given as name, value pairs.

@@ -34,9 +34,3 @@ var annealSpecs = map[string]*solver.Spec[annealConfig]{
 	"pspm": solver.NewSpec(annealWorkers, annealBlocks, annealThreads, annealK, annealT0, annealTEnd, annealAlpha, annealSweeps, annealSeg),
 	"sspm": solver.NewSpec(annealWorkers, annealThreads.Auto("workers"), annealT0, annealTEnd, annealAlpha, annealSweeps),
 }
-
-func init() {
-	for name, s := range annealSpecs {
-		solver.Declare(name, solver.BackendCPU, s)
-	}
-}

@@ -21,6 +21,15 @@ func solve(t *testing.T, name string, in *solver.Instance, p solver.Params, snap
 	return enginetest.Solve(t, name, in, p, snaps)
 }
 
+// solveWith runs the engine name on in with its settings changed by set
+// once read (Params.Config: typed settings in the instance's units, no
+// option text), and checks its tour and length.
+func solveWith(t *testing.T, name string, in *solver.Instance, p solver.Params, set func(*solver.Anneal)) solver.Result {
+	t.Helper()
+	p.Config = set
+	return solve(t, name, in, p, nil)
+}
+
 // withOpts returns p with the settings, "name=value" as --opt takes them.
 func withOpts(p solver.Params, settings ...string) solver.Params {
 	for _, s := range settings {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tsplab/tsplab/lab"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cooling"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
@@ -21,7 +22,8 @@ const FittedThreads = 8
 // engine's options (returned too) and fills the schedule's defaults; with
 // fit (cooling.FitsToLimit), fitThreads gives a
 // schedule fitted to the time limit FittedThreads moves per iteration
-// when threads is not given.
+// when threads is not given; a Params.Config of type func(*solver.Anneal)
+// then changes the settings (in the instance's units).
 func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThreads, fit bool) (solver.Anneal, annealConfig, error) {
 	fittedDefault := !p.Given("threads") && fit
 	c, err := solver.Configure(annealSpecs[e.Name()], e, in, p)
@@ -34,6 +36,9 @@ func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThread
 	a, err := solver.AnnealOf(in, p)
 	if fitThreads && fittedDefault {
 		a.Threads = FittedThreads
+	}
+	if set, ok := p.Config.(func(*solver.Anneal)); ok && set != nil {
+		set(&a)
 	}
 	return a, c, err
 }
@@ -573,9 +578,9 @@ func stepIters(n, sweeps int) int {
 }
 
 func init() {
-	solver.Register(saEngine{runctl.Identity{ID: "sa", Desc: "light-weight simulated annealing (LWSA, Lam et al.): relocation moves, one search per core, best kept"}, false, false})
-	solver.Register(saEngine{runctl.Identity{ID: "pssm", Desc: "parallel searches, single move (Lam et al.): Blocks LWSA searches, global best exchanged every K temperature steps"}, true, false})
-	solver.Register(saEngine{runctl.Identity{ID: "pspm", Desc: "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, true, true})
+	lab.Register(saEngine{runctl.Identity{ID: "sa", Desc: "light-weight simulated annealing (LWSA, Lam et al.): relocation moves, one search per core, best kept"}, false, false}, annealSpecs["sa"])
+	lab.Register(saEngine{runctl.Identity{ID: "pssm", Desc: "parallel searches, single move (Lam et al.): Blocks LWSA searches, global best exchanged every K temperature steps"}, true, false}, annealSpecs["pssm"])
+	lab.Register(saEngine{runctl.Identity{ID: "pspm", Desc: "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, true, true}, annealSpecs["pspm"])
 }
 
 // trivial is the run of an annealer on fewer than 4 cities (runctl.Trivial)

@@ -2,7 +2,6 @@ package anneal
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -84,9 +83,10 @@ func TestAnnealersFitTheLimit(t *testing.T) {
 		if r.StopReason == solver.StopDone && s.Descent <= 0 {
 			t.Errorf("%s: schedule done without its descent: %+v", name, s)
 		}
-		p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{"alpha": "0.8", "t0": "100", "tend": "1"}}
-		r = solve(t, name, in, p, nil)
-		a, _ := solver.AnnealOf(in, p)
+		pin := func(a *solver.Anneal) { a.Alpha, a.T0, a.TEnd = 0.8, 100, 1 }
+		r = solveWith(t, name, in, solver.Params{Seed: 1, Workers: 2}, pin)
+		var a solver.Anneal
+		pin(&a)
 		want := int64(solver.ScheduleSteps(a))
 		if s := r.Schedule; s == nil || s.Fitted || s.Steps != want || s.Alpha != 0.8 || s.Descent != 0 || r.StopReason != solver.StopDone {
 			t.Errorf("%s pinned: schedule %+v, %s, want %d steps at 0.8", name, s, r.StopReason, want)
@@ -147,11 +147,14 @@ func TestPSPMFittedThreads(t *testing.T) {
 		threads int
 		want    int
 	}{{200 * time.Millisecond, 0, FittedThreads}, {0, 0, solver.DefaultThreads}, {200 * time.Millisecond, 5, 5}} {
-		p := solver.Params{Seed: 1, Workers: 1, TimeLimit: c.limit, Extra: map[string]string{"threads": fmt.Sprint(c.threads)}}
-		if c.limit == 0 {
-			p = withOpts(p, "alpha=0.5") // a short schedule
-		}
-		res := solve(t, "pspm", in, p, nil)
+		res := solveWith(t, "pspm", in, solver.Params{Seed: 1, Workers: 1, TimeLimit: c.limit}, func(a *solver.Anneal) {
+			if c.threads > 0 {
+				a.Threads = c.threads
+			}
+			if c.limit == 0 {
+				a.Alpha = 0.5 // a short schedule
+			}
+		})
 		if got := res.Settings.Threads; got != c.want {
 			t.Errorf("limit %v, threads %d: ran %d moves per iteration, want %d", c.limit, c.threads, got, c.want)
 		}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tsplab/tsplab/lab"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cooling"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
@@ -233,5 +234,5 @@ func (r *sspmRun) planNext(st, done int64) {
 }
 
 func init() {
-	solver.Register(sspmEngine{runctl.Identity{ID: "sspm", Desc: "single search, parallel moves (Lam et al.): Threads (Pm) moves per iteration, the best tested by Metropolis; split over the cores when each gets 64 or more"}})
+	lab.Register(sspmEngine{runctl.Identity{ID: "sspm", Desc: "single search, parallel moves (Lam et al.): Threads (Pm) moves per iteration, the best tested by Metropolis; split over the cores when each gets 64 or more"}}, annealSpecs["sspm"])
 }

@@ -1,7 +1,6 @@
 package anneal
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -14,9 +13,12 @@ import (
 // run is still deterministic, valid, and improves on its random start.
 func TestSSPMParallelPath(t *testing.T) {
 	in := uniformInstance(120, 11)
-	p := solver.Params{Seed: 5, Workers: 2, Extra: map[string]string{"threads": fmt.Sprint(2 * minMovesPerWorker), "t0": "100", "tend": "1", "alpha": "0.7", "sweeps": "2"}}
-	a := solve(t, "sspm", in, p, nil)
-	b := solve(t, "sspm", in, p, nil)
+	p := solver.Params{Seed: 5, Workers: 2}
+	set := func(a *solver.Anneal) {
+		a.Threads, a.T0, a.TEnd, a.Alpha, a.Sweeps = 2*minMovesPerWorker, 100, 1, 0.7, 2
+	}
+	a := solveWith(t, "sspm", in, p, set)
+	b := solveWith(t, "sspm", in, p, set)
 	if a.Length != b.Length || !slices.Equal(a.Tour, b.Tour) {
 		t.Fatalf("same seed, different results: %d vs %d", a.Length, b.Length)
 	}
@@ -28,8 +30,7 @@ func TestSSPMParallelPath(t *testing.T) {
 		t.Fatalf("no improvement over a random tour: %d >= %d", a.Length, random)
 	}
 	// Small Pm runs on one core: the moves of an iteration are not split.
-	p = withOpts(p, "threads=8")
-	if c := solve(t, "sspm", in, p, nil); c.Params.Workers != 1 {
+	if c := solveWith(t, "sspm", in, p, func(a *solver.Anneal) { set(a); a.Threads = 8 }); c.Params.Workers != 1 {
 		t.Fatalf("Pm=8 split over %d workers", c.Params.Workers)
 	}
 }
@@ -38,8 +39,8 @@ func TestSSPMParallelPath(t *testing.T) {
 // ends in its descent: the report says so and the tour is valid.
 func TestSSPMParallelFitted(t *testing.T) {
 	in := uniformInstance(200, 12)
-	p := solver.Params{Seed: 5, Workers: 2, TimeLimit: 300 * time.Millisecond, Extra: map[string]string{"threads": fmt.Sprint(2 * minMovesPerWorker)}}
-	r := solve(t, "sspm", in, p, nil)
+	p := solver.Params{Seed: 5, Workers: 2, TimeLimit: 300 * time.Millisecond}
+	r := solveWith(t, "sspm", in, p, func(a *solver.Anneal) { a.Threads = 2 * minMovesPerWorker })
 	if r.Params.Workers != 2 {
 		t.Fatalf("parallel path not taken: %d workers", r.Params.Workers)
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tsplab/tsplab/lab"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
@@ -388,6 +389,6 @@ func bestSwap(d *tour.Dist, t []int32, abort func(evaluated int64) bool) (best i
 }
 
 func init() {
-	solver.Register(climbEngine{runctl.Identity{ID: "2opt-climb", Desc: "random-restart best-improvement 2-opt hill climbing over the whole neighbourhood (O'Neil & Burtscher), one climber per core"}, false})
-	solver.Register(climbEngine{runctl.Identity{ID: "swap-climb", Desc: "random-restart best-improvement pair-exchange hill climbing (Luong et al.'s swap neighbourhood)"}, true})
+	lab.Register(climbEngine{runctl.Identity{ID: "2opt-climb", Desc: "random-restart best-improvement 2-opt hill climbing over the whole neighbourhood (O'Neil & Burtscher), one climber per core"}, false}, climbSpecs["2opt-climb"])
+	lab.Register(climbEngine{runctl.Identity{ID: "swap-climb", Desc: "random-restart best-improvement pair-exchange hill climbing (Luong et al.'s swap neighbourhood)"}, true}, climbSpecs["swap-climb"])
 }

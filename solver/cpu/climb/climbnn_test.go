@@ -48,7 +48,7 @@ func TestNear2optMoves(t *testing.T) {
 // none unfinished; a climb that cannot finish in the time given says so.
 func TestClimbNearEndsTwoOptimal(t *testing.T) {
 	in := uniformInstance(250, 8)
-	r := solve(t, "2opt-climb", in, solver.Params{Seed: 2, Workers: 2, Extra: map[string]string{"restarts": "3"}}, nil)
+	r := solve(t, "2opt-climb", in, solver.Params{Seed: 2, Workers: 2, Config: func(c *climbConfig) { c.Restarts = 3 }}, nil)
 	if best, _, _ := best2opt(tour.NewDist(in), runctl.To32(r.Tour), func(int64) bool { return false }); best < 0 {
 		t.Fatalf("result improves by %d with one more 2-opt move", best)
 	}

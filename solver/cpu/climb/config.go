@@ -35,9 +35,3 @@ var climbSpecs = map[string]*solver.Spec[climbConfig]{
 			"tabu search: iterations for which a swapped pair of positions may not be swapped again (unless that gives a new best)").Auto("n/10, at least 10"),
 	),
 }
-
-func init() {
-	for name, s := range climbSpecs {
-		solver.Declare(name, solver.BackendCPU, s)
-	}
-}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/testinst"
@@ -78,7 +77,7 @@ func TestSwapTabuHonoursIterations(t *testing.T) {
 	in := uniformInstance(60, 7)
 	m := int64(in.N) * int64(in.N-1) / 2
 	for _, iters := range []int{1, 57, 400} {
-		r := solve(t, "swap-climb", in, solver.Params{Seed: 2, Extra: map[string]string{OptTabu: itoa(iters)}}, nil)
+		r := solve(t, "swap-climb", in, solver.Params{Seed: 2, Config: func(c *climbConfig) { c.Tabu = iters }}, nil)
 		if r.Steps != int64(iters) || r.Moves != int64(iters)*m {
 			t.Fatalf("tabu=%d: %d iterations and %d moves, want %d and %d", iters, r.Steps, r.Moves, iters, int64(iters)*m)
 		}
@@ -92,15 +91,13 @@ func TestSwapTabuHonoursIterations(t *testing.T) {
 	startLen := tour.NewDist(in).Length(start)
 	var prev int64 = -1
 	for _, iters := range []int{10, 100, 1000} {
-		r := solve(t, "swap-climb", in, solver.Params{Seed: 2, Extra: map[string]string{OptTabu: itoa(iters)}}, nil)
+		r := solve(t, "swap-climb", in, solver.Params{Seed: 2, Config: func(c *climbConfig) { c.Tabu = iters }}, nil)
 		if r.Length > startLen || (prev >= 0 && r.Length > prev) {
 			t.Fatalf("tabu=%d: best %d (start %d, fewer iterations %d)", iters, r.Length, startLen, prev)
 		}
 		prev = r.Length
 	}
 }
-
-func itoa(v int) string { return strconv.Itoa(v) }
 
 // TestSwapTabuChooseMatchesPricingEachSwap checks the row-wise choice of
 // the tabu search against pricing every swap on its own with swapDelta

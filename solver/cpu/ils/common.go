@@ -11,9 +11,5 @@ const checkEvery = runctl.CheckEvery
 // rng is a worker's private PCG stream.
 type rng = runctl.Rand
 
-// splitmix64 scrambles seeds so that neighbouring seeds and stream indices
-// give unrelated streams.
-func splitmix64(x uint64) uint64 { return runctl.Mix(x) }
-
 // newRNG returns stream number stream of seed.
 func newRNG(seed uint64, stream uint64) *rng { return runctl.NewRand(seed, stream) }

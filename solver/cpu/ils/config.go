@@ -225,11 +225,7 @@ func sizeTable(rows []strategy.SizeRow) solver.SizeTable {
 	return t
 }
 
-func init() {
-	for name, s := range ilsSpecs {
-		solver.Declare(name, solver.BackendCPU, s)
-	}
-}
+func init() { solver.Declare("auto", solver.BackendCPU, ilsSpecs["auto"]) }
 
 // AutoOptions are CPU auto's option declarations, for an engine that
 // composes it (GPU auto) to declare the options it hands down.

@@ -20,7 +20,6 @@ type Config struct {
 	GA      int
 	// with an accelerator's pool (solver.Aid.Pool: GPU pop)
 	GPURound int // milliseconds
-	GPUStart gpuStart
 }
 
 // gpxMode is the gpx option: which crossover the pairs get.
@@ -52,13 +51,11 @@ var spec = solver.NewSpec(
 		"most tours of the EAX population built first (descents of randomized nearest-neighbour tours, as many as the init share of the time allows, and with a GPU pool up to as many more, one a GPU slot, from its searches for the same share; all of them in a run by a kicks budget) and evolved by edge assembly crossover, one AB-cycle a child, until it converges; in a timed run a new population with the best so far follows while half the time is left; the pool then takes them (0: none)"),
 	solver.Int("gpuround", func(o *Config) *int { return &o.GPURound }, 300, 20, 60000,
 		"with a GPU pool (GPU pop): milliseconds of each round of the GPU's searches on copies of the pool's members, whose gains the pool then takes").Experimental(),
-	solver.Enum("gpustart", func(o *Config) *gpuStart { return &o.GPUStart }, "copy", []string{"copy", "kick"}, []gpuStart{gpuCopy, gpuKick},
-		"with a GPU pool (GPU pop): the GPU's tours start as copies of the pool's members, each slot varied by its own kicks (copy), or with random double bridges on a thousandth of the cities first, one plain copy a member (kick)").Experimental(),
 )
 
 // cpuSpec is CPU pop's options: those of a GPU pool aside, and the crossover
 // (gpx), which no suite, test or decision runs other than by default.
-var cpuSpec = spec.Fixed("gpuround", "gpustart", "gpx")
+var cpuSpec = spec.Fixed("gpuround", "gpx")
 
 // gpuSpec is GPU pop's options (Options): the pool's experiments aside,
 // the GPU pool's own in.

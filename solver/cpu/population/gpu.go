@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/construct"
 )
 
 // KickCounter is implemented by a solver.TourPool that counts the kicks
@@ -19,15 +17,6 @@ type KickCounter interface {
 	// LastKicks is the kicks of the last Improve.
 	LastKicks() int64
 }
-
-// gpuStart is the gpustart option: what the accelerator's tours start
-// from.
-type gpuStart int8
-
-const (
-	gpuCopy gpuStart = iota // copies of the pool's members, each slot its own kicks
-	gpuKick                 // the copies with random double bridges first
-)
 
 // gpuTour is a tour the accelerator returned shorter than it came.
 type gpuTour struct {
@@ -47,7 +36,6 @@ type feeder struct {
 	in    *solver.Instance
 	seed  uint64
 	round time.Duration
-	start gpuStart
 
 	mu       sync.Mutex
 	seeds    [][]int32
@@ -64,8 +52,8 @@ type feeder struct {
 }
 
 // newFeeder returns the feeder of open for in, not yet started.
-func newFeeder(open solver.OpenTourPool, in *solver.Instance, seed uint64, round time.Duration, start gpuStart) *feeder {
-	return &feeder{open: open, in: in, seed: seed, round: round, start: start, ready: make(chan struct{}, 1), done: make(chan struct{})}
+func newFeeder(open solver.OpenTourPool, in *solver.Instance, seed uint64, round time.Duration) *feeder {
+	return &feeder{open: open, in: in, seed: seed, round: round, ready: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
 // publish hands the feeder copies of the pool's members (main goroutine).
@@ -121,7 +109,6 @@ func (f *feeder) run(ctx context.Context) {
 	f.mu.Lock()
 	f.slots = slots
 	f.mu.Unlock()
-	r := rand.New(rand.NewPCG(f.seed, 0x677075))
 	var (
 		tours   [][]int32
 		from    []int // the member each slot started from
@@ -146,14 +133,7 @@ func (f *feeder) run(ctx context.Context) {
 			tours, from = tours[:0], from[:0]
 			for j := 0; j < slots; j++ {
 				m := j % len(seeds)
-				t := slices.Clone(seeds[m])
-				if f.start == gpuKick && j >= len(seeds) && len(t) >= 8 {
-					for k := max(1, len(t)/1000); k > 0; k-- {
-						doubleBridge(t, r)
-					}
-					t = toInt32(construct.KeepFixed(f.in, toInt(t)))
-				}
-				tours, from = append(tours, t), append(from, m)
+				tours, from = append(tours, slices.Clone(seeds[m])), append(from, m)
 			}
 		}
 		rctx, cancel := context.WithTimeout(ctx, f.round)

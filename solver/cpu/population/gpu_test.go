@@ -77,7 +77,7 @@ func (p *twoOptPool) fixed(a, b int) bool {
 func TestFeederQueuesShorterTours(t *testing.T) {
 	in := enginetest.Instance(60, 3)
 	fake := &twoOptPool{in: in}
-	f := newFeeder(func(*solver.Instance, uint64) (solver.TourPool, error) { return fake, nil }, in, 1, 20*time.Millisecond, gpuKick)
+	f := newFeeder(func(*solver.Instance, uint64) (solver.TourPool, error) { return fake, nil }, in, 1, 20*time.Millisecond)
 	pool := NewPool(3, in.N)
 	r := rand.New(rand.NewPCG(2, 2))
 	seedLens := map[int64]bool{}

@@ -86,7 +86,7 @@ func (e engine) solve(ctx context.Context, in *solver.Instance, p solver.Params,
 	s.alpha = &alphaCache{inner: inner, budget: s.plan.Ascent, device: aid.Device}
 	switch {
 	case s.plan.GPU.Pool && aid.Pool != nil:
-		s.feed = newFeeder(aid.Pool, in, p.Seed, time.Duration(o.GPURound)*time.Millisecond, o.GPUStart)
+		s.feed = newFeeder(aid.Pool, in, p.Seed, time.Duration(o.GPURound)*time.Millisecond)
 	case aid.Pool == nil:
 	case s.limit == 0:
 		s.noPool = solver.NoPoolKicks
