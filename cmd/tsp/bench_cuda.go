@@ -4,6 +4,10 @@ package main
 
 import (
 	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsplab/tsplab/bench"
@@ -49,23 +53,43 @@ func (gpuBench) FISequential(in *solver.Instance, first, count int, pop bench.Po
 }
 
 // SolveBatch runs the instances as one chunk on GPU 0 through the steps
-// of tsp batch's GPU lanes (gpuBatch: open, prepare, search, finish).
+// of tsp batch's GPU lanes (gpuBatch: open, prepare, search, finish): as
+// there, the cores prepare the instances while the GPU opens.
 func (gpuBench) SolveBatch(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
 	g := gpuBatch()
-	ps := make([]gpuPrep, len(ins))
-	for i, in := range ins {
-		var err error
-		if ps[i], err = g.prepare(ctx, in, uint64(i), p); err != nil {
-			return nil, err
-		}
+	type opened struct {
+		l   gpuLane
+		err error
 	}
-	w := g.join(ps)
-	l, err := g.open(p, 0)
-	if err != nil {
+	lane := make(chan opened, 1)
+	go func() {
+		l, err := g.open(p, 0)
+		lane <- opened{l, err}
+	}()
+	ps := make([]gpuPrep, len(ins))
+	errs := make([]error, len(ins))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(ins); i = int(next.Add(1) - 1) {
+				ps[i], errs[i] = g.prepare(ctx, ins[i], uint64(i), p)
+			}
+		}()
+	}
+	wg.Wait()
+	o := <-lane
+	if o.err != nil {
+		return nil, o.err
+	}
+	defer o.l.close()
+	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	defer l.close()
-	if err := l.search(ctx, w); err != nil {
+	w := g.join(ps)
+	if err := o.l.search(ctx, w); err != nil {
 		return nil, err
 	}
 	return w.finish()
