@@ -477,9 +477,22 @@ func newChoiceInput(o solver.Option, v binding.String) *widget.Select {
 	return sel
 }
 
+// unbindFields unbinds the option fields from their values: a value is
+// the preference's own binding, shared by every field ever built on it,
+// so a replaced field would otherwise still be set and checked at each
+// change of it.
+func (f *settingsForm) unbindFields() {
+	for _, r := range f.rows {
+		if r.entry != nil {
+			r.entry.Unbind()
+		}
+	}
+}
+
 // rebuildFields makes a field per option of the chosen engine, the
 // experimental ones under Advanced.
 func (f *settingsForm) rebuildFields() {
+	f.unbindFields()
 	f.rows = nil
 	var stable, experimental []fyne.CanvasObject
 	backend := solver.BackendCPU
