@@ -170,10 +170,11 @@ func (f *settingsForm) build() {
 			a = "auto"
 		}
 	}
-	if a != "" {
-		f.picker.algoSelect.SetSelected(a) // refreshes the backend and the fields
+	if slices.Contains(f.picker.algoSelect.Options, a) {
+		f.picker.algoSelect.SetSelected(a) // refreshes the backend and the fields (pickAlgorithm)
+	} else {
+		f.refreshBackend()
 	}
-	f.refreshBackend()
 }
 
 // pickAlgorithm follows the algorithm menu: it saves the choice, refreshes
@@ -727,9 +728,10 @@ func (f *settingsForm) Set(s Settings) {
 		_ = f.bind(name, "").Set(v)
 	}
 	if slices.Contains(f.picker.algoSelect.Options, s.Algorithm) {
-		f.picker.algoSelect.SetSelected(s.Algorithm)
+		f.picker.algoSelect.SetSelected(s.Algorithm) // refreshes the backend and the fields (pickAlgorithm)
+	} else {
+		f.refreshBackend()
 	}
-	f.refreshBackend()
 }
 
 // SetEnabled enables or disables editing (disabled while running).
