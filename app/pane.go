@@ -487,6 +487,12 @@ func (p *Pane) show(pr session.Progress) bool {
 	if pr.Note == p.fallback {
 		pr.Note = ""
 	}
+	if rec != nil {
+		// the record's account: a path's says so, its lengths without
+		// the closing edge
+		acc := rec.Account
+		pr.Account = &acc
+	}
 	p.setStatus(StatusLine(pr, why))
 	p.details.SetLines(DetailLines(p.in, pr))
 	p.refreshButtons()

@@ -132,10 +132,21 @@ func TestFinishedRunNumbersFromTheRecord(t *testing.T) {
 		if got := p.View.Scene().Title; got != rep.Title(rin) {
 			t.Errorf("%s: pane %s's title %q, its record's %q", when, p.Name, got, rep.Title(rin))
 		}
+		// the status and the details say what the summary of tsp solve
+		// and its --verbose lines say
+		if s := Drawable(report.Summary(rep.Account)); !strings.Contains(p.Status(), s) {
+			t.Errorf("%s: pane %s's status %q lacks its record's %q", when, p.Name, p.Status(), s)
+		}
+		if got, want := strings.Join(p.details.Lines(), "\n"), Drawable(strings.Join(report.Lines(rin, rep.Account), "\n")); !strings.Contains(got, want) {
+			t.Errorf("%s: pane %s's details %q, its record's %q", when, p.Name, got, want)
+		}
 		return rep
 	}
 	for _, p := range []*Pane{path, tour} {
 		check("after the run", p)
+	}
+	if rep, _, _ := path.record(true); report.Summary(rep.Account) == "" {
+		t.Error("the path's record does not say it is a path")
 	}
 	// a bound proven beside the tour's run, after both ended
 	_, l := tour.Runner.Best()
