@@ -107,11 +107,21 @@ func newTestApp(t *testing.T, opts Options) (*App, chan error) {
 		for _, p := range []*Pane{ap.Single, ap.Left, ap.Right} {
 			p.Runner.Reset()
 			settle(t, p)
+			unbindForm(p.settings)
 		}
 		ap.Win.Close()
 	})
 	ap.Win.Resize(fyne.NewSize(1200, 800))
 	return ap, loads
+}
+
+// unbindForm lets go of f's fields' bindings. A test app's preference
+// bindings pass to the next test app (Fyne's bindings follow the current
+// app's preferences), so the fields of every earlier test would otherwise
+// still be set, checked and laid out at each change of the same settings.
+func unbindForm(f *settingsForm) {
+	f.unbindFields()
+	f.route.entry.Unbind()
 }
 
 func waitLoad(t *testing.T, loads chan error) error {
@@ -384,6 +394,7 @@ func TestSettingsPersistAndGPUDisabled(t *testing.T) {
 	}
 	// A new form on the same preferences reads the saved value back.
 	again := newSettingsForm(prefs, "single.", defaultSingle())
+	t.Cleanup(func() { unbindForm(again) })
 	if s2, _ := again.Settings(); s2.Options["blocks"] != s.Options["blocks"] {
 		t.Errorf("reloaded blocks %q, saved %q", s2.Options["blocks"], s.Options["blocks"])
 	}

@@ -51,9 +51,22 @@ func (p *Pane) setBound(in *solver.Instance, r bound.Result) {
 	if !in.HasOptimum() && !p.isPath() {
 		p.Curve.SetBound(lb)
 	}
-	if p.best != nil {
-		p.setNumber("Gap", p.gapOverBound(solver.TourLength(in, p.best), lb))
-	} else {
+	if st := p.Runner.State(); st != session.Running && st != session.Idle {
+		// a paused or finished run's numbers are its record's, which
+		// takes the bound (none for a path)
+		if rep, rin, err := p.recordLocked(true); err == nil {
+			p.showRecord(rep, rin)
+			return
+		}
+	}
+	switch {
+	case p.best != nil:
+		l := solver.TourLength(in, p.best)
+		if p.isPath() {
+			l = solver.PathLength(in, p.best)
+		}
+		p.setLengths(0, l)
+	default:
 		p.setNumber("Gap", p.boundLine())
 	}
 }

@@ -443,7 +443,16 @@ func (p *Pane) show(pr session.Progress) bool {
 	if p.route != nil {
 		best.Account.Route = p.route.Account()
 	}
-	sc := export.Scene{Instance: p.in, Tour: p.tour, Best: p.best, Optimal: p.optimal, Title: report.New(p.shown(), best).Title(p.shown())}
+	title := report.New(p.shown(), best).Title(p.shown())
+	var rec *report.Report
+	var recIn *solver.Instance
+	if pr.State != session.Running {
+		// what the pane says of a paused or finished run is its record's
+		if r, in, err := p.recordLocked(true); err == nil {
+			rec, recIn, title = &r, in, r.Title(in)
+		}
+	}
+	sc := export.Scene{Instance: p.in, Tour: p.tour, Best: p.best, Optimal: p.optimal, Title: title}
 	if p.isPath() {
 		sc.Optimal, sc.Path = nil, true
 	}
@@ -466,6 +475,9 @@ func (p *Pane) show(pr session.Progress) bool {
 		p.Curve.Add(export.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
 	}
 	p.setNumbers(pr)
+	if rec != nil {
+		p.showRecord(*rec, recIn)
+	}
 	p.showSchedule(pr)
 	why := p.stopReason(pr.State)
 	// The bar never goes back within a run (p.limit: the run's own).
@@ -474,6 +486,12 @@ func (p *Pane) show(pr session.Progress) bool {
 	p.status.bar.SetText(text)
 	if pr.Note == p.fallback {
 		pr.Note = ""
+	}
+	if rec != nil {
+		// the record's account: a path's says so, its lengths without
+		// the closing edge
+		acc := rec.Account
+		pr.Account = &acc
 	}
 	p.setStatus(StatusLine(pr, why))
 	p.details.SetLines(DetailLines(p.in, pr))
@@ -543,7 +561,8 @@ func (p *Pane) otherOptimal(best int64) bool {
 }
 
 // setLengths shows the length of the tour drawn and of the best tour
-// (0: unknown) with the best tour's gap.
+// (0: unknown) with the best tour's gap, while a run goes on or before
+// one (showRecord says what a paused or finished run's record says).
 func (p *Pane) setLengths(length, best int64) {
 	set := p.setNumber
 	if length > 0 {
@@ -557,19 +576,46 @@ func (p *Pane) setLengths(length, best int64) {
 	if p.isPath() {
 		lb = 0 // a tour's bound is no path's
 	}
-	// the run record's rule (report.GapOf), in the pane's words
-	switch g, above := report.GapOf(p.shown(), best, lb); above {
+	// the run record's rule (report.GapOf)
+	g, above := report.GapOf(p.shown(), best, lb)
+	set("Gap", p.gapWords(best, g, above, lb))
+}
+
+// showRecord shows rep, the record of the pane's paused or finished run
+// on in, as the CLI's summary and the Run report say it: its length (the
+// tour drawn is its best), its gap, its moves and time (p.mu held).
+func (p *Pane) showRecord(rep report.Report, in *solver.Instance) {
+	set := p.setNumber
+	set("Length", in.HumanLength(rep.LengthScaled))
+	set("Best", in.HumanLength(rep.LengthScaled))
+	g, lb := 0.0, int64(0)
+	if rep.GapPercent != nil {
+		g = *rep.GapPercent
+	}
+	if rep.LowerBoundScaled != nil {
+		lb = *rep.LowerBoundScaled
+	}
+	set("Gap", p.gapWords(rep.LengthScaled, g, rep.GapAbove, lb))
+	set("Moves", FormatCount(float64(rep.MovesEvaluated)))
+	set("Moves/s", FormatCount(rep.MovesPerSecond))
+	set("Elapsed", fmt.Sprintf("%.1f s", rep.ElapsedSeconds))
+}
+
+// gapWords is the Gap field of a best tour of length best whose gap is g
+// above what above names (report.GapOf's; lb the lower bound), in the
+// pane's words.
+func (p *Pane) gapWords(best int64, g float64, above string, lb int64) string {
+	switch above {
 	case "optimum":
 		v := fmt.Sprintf("%.2f %%", g)
 		if p.otherOptimal(best) {
 			v += " (another optimal tour)"
 		}
-		set("Gap", v)
+		return v
 	case "lower_bound":
-		set("Gap", p.gapOverBound(best, lb))
-	default:
-		set("Gap", "optimum unknown")
+		return p.gapOverBound(best, lb)
 	}
+	return "optimum unknown"
 }
 
 // showSchedule shows the schedule the run ran once it has ended or

@@ -136,16 +136,21 @@ func (a *App) OpenStartTour(path string) error {
 // route's (route.Route.Finish): its tour the path, its length without
 // the closing edge. The lower bound the pane shows is the report's.
 func (p *Pane) record(finished bool) (report.Report, *solver.Instance, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.recordLocked(finished)
+}
+
+// recordLocked is record with p.mu held.
+func (p *Pane) recordLocked(finished bool) (report.Report, *solver.Instance, error) {
 	res, ok := p.Runner.Result()
 	if finished && !ok {
 		return report.Report{}, nil, errors.New("export: no finished run to report: stop or pause the run first")
 	}
-	p.mu.Lock()
 	rt, in, lb, start, bnd := p.route, p.shown(), int64(0), p.start, p.bound
 	if p.bound.in == p.in {
 		lb = p.bound.value
 	}
-	p.mu.Unlock()
 	if !finished {
 		t, l := p.Runner.Best()
 		if t == nil && start.tour != nil {

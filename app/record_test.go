@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,7 +10,9 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/instfile"
+	"github.com/tsplab/tsplab/solver/report"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -74,5 +77,84 @@ func TestTitleAndSVGPathFromTheRecord(t *testing.T) {
 	rep, _, err := p.record(false)
 	if err != nil || rep.GapPercent != nil || rep.Length != 90 {
 		t.Errorf("the opened path's record: length %v, gap %v, %v; want 90 and no gap", rep.Length, rep.GapPercent, err)
+	}
+}
+
+// TestFinishedRunNumbersFromTheRecord: what a pane shows of a finished
+// run (its length, best, gap, moves and time) is the run's record, in the
+// words of tsp solve's summary, and stays it when a lower bound arrives
+// after the run: in compare mode the other pane's bound reaches a pane
+// whose run was an open path, which has no gap to a tour's bound.
+func TestFinishedRunNumbersFromTheRecord(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	ap.SetCompare(true)
+	in := uniformInts("u200", 200, 9)
+	path, tour := ap.Left, ap.Right
+	for _, p := range []*Pane{path, tour} {
+		p.SetInstance(in, nil)
+		p.SetSettings(fakeSettings(time.Second))
+	}
+	pickRoute(path, RouteOpen)
+	pickRoute(tour, RouteTour)
+	for _, p := range []*Pane{path, tour} {
+		if err := p.RunFor(100 * time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
+	settle(t, path)
+	settle(t, tour)
+	check := func(when string, p *Pane) report.Report {
+		t.Helper()
+		rep, rin, err := p.record(true)
+		if err != nil {
+			t.Fatalf("%s: pane %s: %v", when, p.Name, err)
+		}
+		num := func(k string) string { return p.numbers.value[k].Text }
+		want := map[string]string{
+			"Length":  rin.HumanLength(rep.LengthScaled),
+			"Best":    rin.HumanLength(rep.LengthScaled),
+			"Moves":   FormatCount(float64(rep.MovesEvaluated)),
+			"Moves/s": FormatCount(rep.MovesPerSecond),
+			"Elapsed": fmt.Sprintf("%.1f s", rep.ElapsedSeconds),
+		}
+		for k, v := range want {
+			if num(k) != v {
+				t.Errorf("%s: pane %s's %s shows %q, its record %q", when, p.Name, k, num(k), v)
+			}
+		}
+		switch g := num("Gap"); {
+		case rep.GapPercent == nil && strings.Contains(g, "%"):
+			t.Errorf("%s: pane %s's Gap shows %q, its record no gap", when, p.Name, g)
+		case rep.GapPercent != nil && !strings.HasPrefix(g, fmt.Sprintf("at most %.2f %%", *rep.GapPercent)):
+			t.Errorf("%s: pane %s's Gap shows %q, its record %.2f %% above the %s", when, p.Name, g, *rep.GapPercent, rep.GapAbove)
+		}
+		if got := p.View.Scene().Title; got != rep.Title(rin) {
+			t.Errorf("%s: pane %s's title %q, its record's %q", when, p.Name, got, rep.Title(rin))
+		}
+		// the status and the details say what the summary of tsp solve
+		// and its --verbose lines say
+		if s := Drawable(report.Summary(rep.Account)); !strings.Contains(p.Status(), s) {
+			t.Errorf("%s: pane %s's status %q lacks its record's %q", when, p.Name, p.Status(), s)
+		}
+		if got, want := strings.Join(p.details.Lines(), "\n"), Drawable(strings.Join(report.Lines(rin, rep.Account), "\n")); !strings.Contains(got, want) {
+			t.Errorf("%s: pane %s's details %q, its record's %q", when, p.Name, got, want)
+		}
+		return rep
+	}
+	for _, p := range []*Pane{path, tour} {
+		check("after the run", p)
+	}
+	if rep, _, _ := path.record(true); report.Summary(rep.Account) == "" {
+		t.Error("the path's record does not say it is a path")
+	}
+	// a bound proven beside the tour's run, after both ended
+	_, l := tour.Runner.Best()
+	tour.OnBound(in, bound.Result{Bound: l * 9 / 10})
+	if rep := check("after the bound", tour); rep.GapAbove != "lower_bound" {
+		t.Errorf("the tour's record has no gap above the bound: %+v", rep.GapAbove)
+	}
+	if rep := check("after the bound", path); rep.GapPercent != nil {
+		t.Errorf("the path's record has a gap %v", *rep.GapPercent)
 	}
 }

@@ -170,10 +170,11 @@ func (f *settingsForm) build() {
 			a = "auto"
 		}
 	}
-	if a != "" {
-		f.picker.algoSelect.SetSelected(a) // refreshes the backend and the fields
+	if slices.Contains(f.picker.algoSelect.Options, a) {
+		f.picker.algoSelect.SetSelected(a) // refreshes the backend and the fields (pickAlgorithm)
+	} else {
+		f.refreshBackend()
 	}
-	f.refreshBackend()
 }
 
 // pickAlgorithm follows the algorithm menu: it saves the choice, refreshes
@@ -477,9 +478,22 @@ func newChoiceInput(o solver.Option, v binding.String) *widget.Select {
 	return sel
 }
 
+// unbindFields unbinds the option fields from their values: a value is
+// the preference's own binding, shared by every field ever built on it,
+// so a replaced field would otherwise still be set and checked at each
+// change of it.
+func (f *settingsForm) unbindFields() {
+	for _, r := range f.rows {
+		if r.entry != nil {
+			r.entry.Unbind()
+		}
+	}
+}
+
 // rebuildFields makes a field per option of the chosen engine, the
 // experimental ones under Advanced.
 func (f *settingsForm) rebuildFields() {
+	f.unbindFields()
 	f.rows = nil
 	var stable, experimental []fyne.CanvasObject
 	backend := solver.BackendCPU
@@ -714,9 +728,10 @@ func (f *settingsForm) Set(s Settings) {
 		_ = f.bind(name, "").Set(v)
 	}
 	if slices.Contains(f.picker.algoSelect.Options, s.Algorithm) {
-		f.picker.algoSelect.SetSelected(s.Algorithm)
+		f.picker.algoSelect.SetSelected(s.Algorithm) // refreshes the backend and the fields (pickAlgorithm)
+	} else {
+		f.refreshBackend()
 	}
-	f.refreshBackend()
 }
 
 // SetEnabled enables or disables editing (disabled while running).

@@ -169,3 +169,26 @@ func TestTimeFieldsTakeTheCLIsDurations(t *testing.T) {
 		}
 	}
 }
+
+// A field replaced by a change of engine no longer follows its option's
+// value: each preference has one binding, which every field built on it
+// would otherwise keep setting and checking (a leak at each change).
+func TestReplacedFieldsLetGoOfTheirValues(t *testing.T) {
+	a := test.NewTempApp(t)
+	f := newSettingsForm(a.Preferences(), "rebuilt.", Settings{Algorithm: "swap-climb", Backend: solver.BackendCPU, Seed: 1})
+	f.SetInstance(grid(1000))
+	old := row(t, f, "restarts").entry
+	test.Tap(f.picker.backendBtns[solver.BackendGPU])
+	test.Tap(f.picker.backendBtns[solver.BackendCPU])
+	r := row(t, f, "restarts")
+	if r.entry == old {
+		t.Fatal("the field was not built again")
+	}
+	r.entry.SetText("7")
+	if v, _ := r.value.Get(); v != "7" {
+		t.Fatalf("restarts saved %q, want 7", v)
+	}
+	if old.Text == "7" {
+		t.Error("the replaced Restarts field still follows the option's value")
+	}
+}
