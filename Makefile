@@ -72,9 +72,9 @@ vet-cuda:
 	@# PSPM draw's temperature) run wherever libcuda.so.1 loads; the device
 	@# tests among them skip without a GPU.
 	@if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then \
-		echo "CGO_LDFLAGS=-L$(CUDA_STUBS) $(GO) test -short -tags cuda ./gpu/..."; \
-		CGO_LDFLAGS=-L$(CUDA_STUBS) $(GO) test -short -tags cuda ./gpu/...; \
-	else echo "libcuda.so.1 is not installed: the cuda variant's tests of ./gpu/... are not run"; fi
+		echo "CGO_LDFLAGS=-L$(CUDA_STUBS) $(GO) test -short -tags cuda ./gpu/... ./lab/..."; \
+		CGO_LDFLAGS=-L$(CUDA_STUBS) $(GO) test -short -tags cuda ./gpu/... ./lab/...; \
+	else echo "libcuda.so.1 is not installed: the cuda variant's tests of ./gpu/... and ./lab/... are not run"; fi
 
 # Under the race detector on two cores the app's real-window tests pass
 # the default 10 minutes a package, so each package gets 30. A race-built

@@ -1,9 +1,9 @@
 package gpu
 
 import (
-	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/ils"
-	"github.com/tsplab/tsplab/gpu/pspm"
+	"github.com/tsplab/tsplab/lab/gpu/climb"
+	"github.com/tsplab/tsplab/lab/gpu/pspm"
 )
 
 // allAlgorithms are the GPU engines the packages under gpu register.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/gpu/ils"
-	"github.com/tsplab/tsplab/gpu/internal/gputest"
+	"github.com/tsplab/tsplab/internal/gputest"
 
 	"github.com/tsplab/tsplab/solver"
 	// the CPU engines declare the options GPU auto inherits from CPU auto

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/ils"
-	"github.com/tsplab/tsplab/gpu/internal/gputest"
-	"github.com/tsplab/tsplab/gpu/pspm"
+	"github.com/tsplab/tsplab/internal/gputest"
+	"github.com/tsplab/tsplab/lab/gpu/climb"
+	"github.com/tsplab/tsplab/lab/gpu/pspm"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/enginetest"
 )

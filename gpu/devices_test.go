@@ -3,10 +3,10 @@ package gpu
 import (
 	"testing"
 
-	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/ils"
-	"github.com/tsplab/tsplab/gpu/pspm"
+	"github.com/tsplab/tsplab/lab/gpu/climb"
+	"github.com/tsplab/tsplab/lab/gpu/pspm"
 	"github.com/tsplab/tsplab/solver"
 )
 

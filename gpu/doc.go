@@ -9,9 +9,9 @@
 // Engines (backend "gpu"; names shared with the CPU engines; the papers'
 // through package lab's registration), by package:
 //
-//   - gpu/pspm: pspm, sspm, pssm, Lam et al.'s parallel simulated
+//   - lab/gpu/pspm: pspm, sspm, pssm, Lam et al.'s parallel simulated
 //     annealing with LWSA.
-//   - gpu/climb: 2opt-climb (O'Neil & Burtscher), 2opt-ils (Rocki &
+//   - lab/gpu/climb: 2opt-climb (O'Neil & Burtscher), 2opt-ils (Rocki &
 //     Suda), swap-climb (Luong et al.).
 //   - gpu/ils: or-ils (windowed iterated local search after LKH's
 //     tour-segment partitioning), 2opt-or (whole-tour 2-opt + Or-opt from a

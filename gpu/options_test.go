@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/ils"
-	"github.com/tsplab/tsplab/gpu/internal/gputest"
+	"github.com/tsplab/tsplab/internal/gputest"
+	"github.com/tsplab/tsplab/lab/gpu/climb"
 	"github.com/tsplab/tsplab/solver"
 	cpuils "github.com/tsplab/tsplab/solver/cpu/ils"
 )

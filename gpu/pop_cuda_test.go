@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsplab/tsplab/gpu/internal/gputest"
+	"github.com/tsplab/tsplab/internal/gputest"
 
 	"github.com/tsplab/tsplab/solver"
 

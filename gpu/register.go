@@ -6,9 +6,9 @@ import (
 	"github.com/tsplab/tsplab/solver"
 
 	// the engine families register themselves
-	_ "github.com/tsplab/tsplab/gpu/climb"
 	_ "github.com/tsplab/tsplab/gpu/ils"
-	_ "github.com/tsplab/tsplab/gpu/pspm"
+	_ "github.com/tsplab/tsplab/lab/gpu/climb"
+	_ "github.com/tsplab/tsplab/lab/gpu/pspm"
 )
 
 // AlgoAuto is GPU auto: the CPU auto engine with the GPU's aids.

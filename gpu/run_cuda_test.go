@@ -15,11 +15,11 @@ import (
 
 	"gorgonia.org/cu"
 
-	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/ils"
-	"github.com/tsplab/tsplab/gpu/internal/gputest"
-	"github.com/tsplab/tsplab/gpu/pspm"
+	"github.com/tsplab/tsplab/internal/gputest"
+	"github.com/tsplab/tsplab/lab/gpu/climb"
+	"github.com/tsplab/tsplab/lab/gpu/pspm"
 	"github.com/tsplab/tsplab/solver"
 )
 

@@ -10,8 +10,8 @@ import (
 	"github.com/tsplab/tsplab/gpu/batch"
 	"github.com/tsplab/tsplab/gpu/blockils"
 	"github.com/tsplab/tsplab/gpu/device"
-	"github.com/tsplab/tsplab/gpu/internal/gputest"
-	"github.com/tsplab/tsplab/gpu/pspm"
+	"github.com/tsplab/tsplab/internal/gputest"
+	"github.com/tsplab/tsplab/lab/gpu/pspm"
 	"github.com/tsplab/tsplab/solver"
 )
 

@@ -9,9 +9,9 @@ import (
 
 	"gorgonia.org/cu"
 
-	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/ils"
-	"github.com/tsplab/tsplab/gpu/internal/gputest"
+	"github.com/tsplab/tsplab/internal/gputest"
+	"github.com/tsplab/tsplab/lab/gpu/climb"
 	"github.com/tsplab/tsplab/solver"
 )
 

@@ -3,9 +3,9 @@
 // Suda: 2opt-ils; Delévacq et al.: 3opt-ils; Luong et al.: swap-climb; on
 // both backends) with their options in the one engine registry, where
 // front ends list and run them as any other, and tells them from the
-// product's (Has). Their code stays in the engine families' packages,
-// beside the internal run control and test helpers it shares with the
-// product's engines.
+// product's (Has). Their code lives in the sub-packages, by backend:
+// lab/cpu/anneal and lab/cpu/climb (registered by importing solver/cpu),
+// lab/gpu/pspm and lab/gpu/climb (registered by importing gpu).
 package lab
 
 import (

@@ -1,9 +1,10 @@
 #!/bin/sh
-# build-gpu.sh builds the CUDA variant: every .cu file under gpu/ (each
-# beside the Go code that launches it; the shared headers in gpu/device)
-# into one fatbin (SASS for sm_70, sm_80, sm_90 and compute_90 PTX for
-# newer GPUs), embedded by gpu/device/device_cuda.go, then bin/tsp and
-# bin/tsplab with -tags cuda. It installs the toolkit first when nvcc is missing.
+# build-gpu.sh builds the CUDA variant: every .cu file under gpu/ and
+# lab/gpu/ (each beside the Go code that launches it; the shared headers
+# in gpu/device) into one fatbin (SASS for sm_70, sm_80, sm_90 and
+# compute_90 PTX for newer GPUs), embedded by gpu/device/device_cuda.go,
+# then bin/tsp and bin/tsplab with -tags cuda. It installs the toolkit
+# first when nvcc is missing.
 # Usage: scripts/build-gpu.sh [fatbin|nofatbin]   (fatbin: only the kernels;
 # nofatbin: only the binaries, from the fatbin already built)
 set -eu
@@ -25,14 +26,14 @@ FLAGS="-O3 -use_fast_math -fatbin -Xfatbin -compress-all -I gpu/device
 # from the user's cache (TSPLAB_FATBIN_CACHE moves it): nvcc takes
 # minutes of both cores for the four targets.
 CACHE=${TSPLAB_FATBIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tsplab/fatbin}
-KEY=$({ $NVCC --version; echo "$FLAGS"; for f in $(find gpu -name '*.cu' -o -name '*.cuh' -o -name '*.h' | LC_ALL=C sort); do echo "$f"; cat "$f"; done; } | sha256sum | cut -c1-32)
+KEY=$({ $NVCC --version; echo "$FLAGS"; for f in $(find gpu lab/gpu -name '*.cu' -o -name '*.cuh' -o -name '*.h' | LC_ALL=C sort); do echo "$f"; cat "$f"; done; } | sha256sum | cut -c1-32)
 if [ -f "$CACHE/$KEY.fatbin" ]; then
 	cp "$CACHE/$KEY.fatbin" "$OUT"
 	echo "built $OUT ($(wc -c <"$OUT") bytes): the same sources' kernels from $CACHE"
 else
 UNITY=$(mktemp -d)/kernels.cu
 # one translation unit, the files in the order of their names
-for f in $(find gpu -name '*.cu' | awk -F/ '{print $NF, $0}' | LC_ALL=C sort | cut -d' ' -f2); do
+for f in $(find gpu lab/gpu -name '*.cu' | awk -F/ '{print $NF, $0}' | LC_ALL=C sort | cut -d' ' -f2); do
 	printf '#include "%s"\n' "$PWD/$f" >>"$UNITY"
 done
 # -t 0: the four targets compiled at once, one a core (the same fatbin).

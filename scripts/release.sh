@@ -40,7 +40,7 @@ done
 
 # The CUDA build: the fatbin when missing or older than a kernel source.
 fatbin=gpu/device/kernels.fatbin
-if [ ! -f "$fatbin" ] || [ -n "$(find gpu -newer "$fatbin" \( -name '*.cu' -o -name '*.cuh' \))" ]; then
+if [ ! -f "$fatbin" ] || [ -n "$(find gpu lab/gpu -newer "$fatbin" \( -name '*.cu' -o -name '*.cuh' \))" ]; then
 	sh scripts/build-gpu.sh fatbin
 fi
 d=tsplab-$VERSION-linux-amd64-cuda

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/bench"
-	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/ils"
+	"github.com/tsplab/tsplab/lab/gpu/climb"
 	"github.com/tsplab/tsplab/solver"
 )
 

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tsplab/tsplab/gpu/internal/gputest"
+	"github.com/tsplab/tsplab/internal/gputest"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 )

@@ -13,7 +13,7 @@ import (
 
 	"github.com/tsplab/tsplab/gpu/blockils"
 	"github.com/tsplab/tsplab/gpu/device"
-	"github.com/tsplab/tsplab/gpu/internal/gputest"
+	"github.com/tsplab/tsplab/internal/gputest"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"

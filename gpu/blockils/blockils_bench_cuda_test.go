@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/gpu/device"
-	"github.com/tsplab/tsplab/gpu/internal/gputest"
+	"github.com/tsplab/tsplab/internal/gputest"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"

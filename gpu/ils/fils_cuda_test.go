@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsplab/tsplab/gpu/internal/gputest"
 	"github.com/tsplab/tsplab/internal/benchgpu"
+	"github.com/tsplab/tsplab/internal/gputest"
 	"github.com/tsplab/tsplab/solver"
 )
 

@@ -14,8 +14,8 @@ import (
 	"gorgonia.org/cu"
 
 	"github.com/tsplab/tsplab/gpu/device"
-	"github.com/tsplab/tsplab/gpu/internal/gputest"
 	"github.com/tsplab/tsplab/internal/benchgpu"
+	"github.com/tsplab/tsplab/internal/gputest"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"

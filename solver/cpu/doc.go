@@ -7,7 +7,7 @@
 //	pssm        Ps searches, global best exchanged every Se temperature steps (PSSM)
 //	pspm        Blocks searches × Threads moves per iteration, global best every K steps
 //	            (the CPU reference for the GPU engine of the same name); with
-//	            the seg option, Or-opt moves of 2 or 3 cities too (anneal/saseg.go)
+//	            the seg option, Or-opt moves of 2 or 3 cities too (lab/cpu/anneal/saseg.go)
 //	2opt-climb  random-restart best-improvement 2-opt hill climbing (O'Neil and Burtscher)
 //	swap-climb  random-restart best-improvement pair-exchange climbing (Luong et al.);
 //	            with the tabu option, their tabu search of that many iterations
@@ -19,7 +19,7 @@
 //	            (docs/DECISIONS.md#size-table); from 50,000 cities it runs the
 //	            partition search (solver/cpu/partition), all workers on pieces of one tour
 //
-// The climbers live in solver/cpu/climb, the annealers in solver/cpu/anneal,
+// The climbers live in lab/cpu/climb, the annealers in lab/cpu/anneal,
 // the iterated local searches in solver/cpu/ils, their partition search in
 // solver/cpu/partition, the local-search core in solver/cpu/localsearch, the
 // pop engine in solver/cpu/population; this package imports them all (the
@@ -28,7 +28,7 @@
 // climbers and the iterated local searches declare DefaultTimeLimit as
 // their default limit (solver.DefaultLimiter, applied by solver.RunAided)
 // unless a budget says otherwise. Each engine declares its options
-// on a config struct (anneal/config.go, climb/config.go, ils/config.go) read through
+// on a config struct (lab/cpu/anneal/config.go, lab/cpu/climb/config.go, ils/config.go) read through
 // solver.Configure. Every phase reports itself in Snapshot.Phase and
 // honours the deadline and the context. 2opt-ils, 3opt-ils and auto keep
 // fixed edges; the other engines refuse instances that have some.

@@ -2,9 +2,9 @@ package cpu
 
 import (
 	// the climbing engines (2opt-climb, swap-climb) register themselves
-	_ "github.com/tsplab/tsplab/solver/cpu/climb"
+	_ "github.com/tsplab/tsplab/lab/cpu/climb"
 	// the annealing engines (sa, pssm, pspm, sspm) register themselves
-	_ "github.com/tsplab/tsplab/solver/cpu/anneal"
+	_ "github.com/tsplab/tsplab/lab/cpu/anneal"
 	// the iterated local searches (2opt-ils, 3opt-ils, auto) register
 	// themselves
 	_ "github.com/tsplab/tsplab/solver/cpu/ils"

@@ -6,10 +6,10 @@ import (
 	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 	"testing"
 
+	"github.com/tsplab/tsplab/internal/runctl"
+	"github.com/tsplab/tsplab/lab/cpu/climb"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
-	"github.com/tsplab/tsplab/solver/cpu/climb"
-	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )

@@ -1,7 +1,7 @@
 package ils
 
 import (
-	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/internal/runctl"
 )
 
 // checkEvery is how many moves a worker makes between looks at the clock,

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsplab/tsplab/lab/cpu/climb"
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/cpu/climb"
 	"github.com/tsplab/tsplab/solver/strategy"
 )
 

@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsplab/tsplab/internal/runctl"
+	"github.com/tsplab/tsplab/lab/cpu/climb"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/construct"
-	"github.com/tsplab/tsplab/solver/cpu/climb"
-	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/cpu/population"
 	"github.com/tsplab/tsplab/solver/enginetest"
 	"github.com/tsplab/tsplab/solver/gen"

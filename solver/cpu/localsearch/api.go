@@ -12,7 +12,7 @@
 package localsearch
 
 import (
-	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 

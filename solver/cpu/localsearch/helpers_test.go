@@ -3,9 +3,9 @@ package localsearch
 import (
 	"math/rand/v2"
 
+	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 )
 
 // uniformInstance returns n cities uniform in a 1000×1000 square (EUC_2D).

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 

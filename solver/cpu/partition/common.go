@@ -3,7 +3,7 @@ package partition
 import (
 	"time"
 
-	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 )
 

@@ -16,8 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/cpu/population"
 	"github.com/tsplab/tsplab/solver/route"
 )

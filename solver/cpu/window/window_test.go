@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 )
 
 // uniform is n cities uniform in a 1000×1000 square.

@@ -1,0 +1,142 @@
+package anneal
+
+// PSPM's segment moves (Or-opt): a move takes the segment of 1 to seg
+// consecutive cities that starts at c or ends at it, and puts it between
+// p and next p, in either orientation, the same move set as the GPU
+// kernel's (lab/gpu/pspm/pspm.cu, PspmSeg); a segment of one city is the
+// relocation of apply. One evaluated move counts as one move.
+
+// saMove is a segment move: the l cities from first along next go between
+// p and next p, reversed when rev.
+type saMove struct {
+	first, p int32
+	l        int
+	rev      bool
+}
+
+// segFirst returns the first city, in tour order, of the l cities from c
+// along next (fwd) or prev.
+func (s *saSearch) segFirst(c int32, l int, fwd bool) int32 {
+	if fwd {
+		return c
+	}
+	for k := 1; k < l; k++ {
+		c = s.l.Prev[c]
+	}
+	return c
+}
+
+// inSeg reports whether x is one of the l cities from first along next.
+func (s *saSearch) inSeg(x, first int32, l int) bool {
+	for k := 0; k < l; k++ {
+		if x == first {
+			return true
+		}
+		first = s.l.Next[first]
+	}
+	return false
+}
+
+// deltaSeg prices move m (its p neither in the segment nor the city
+// before it): the edges it opens and closes, from the edge and gain caches.
+func (s *saSearch) deltaSeg(m saMove) int64 {
+	if m.l == 1 {
+		return s.deltaMove(m.first, m.p)
+	}
+	last := m.first
+	for k := 1; k < m.l; k++ {
+		last = s.l.Next[last]
+	}
+	a, b, q := s.l.Prev[m.first], s.l.Next[last], s.l.Next[m.p]
+	out := s.edge[a] + s.edge[last] - s.d.At(a, b)
+	pe, qe := m.first, last
+	if m.rev {
+		pe, qe = last, m.first
+	}
+	return s.d.At(m.p, pe) + s.d.At(qe, q) - s.edge[m.p] - out
+}
+
+// proposeSeg draws a segment move and returns its delta: the length
+// uniform in 1 .. seg, the segment from c on or up to c; with near moves
+// on, half of the draws put c beside one of its k nearest cities, the
+// others (as all with near moves off) draw p uniform and the orientation.
+func (s *saSearch) proposeSeg() (saMove, int64) {
+	c := int32(s.r.Intn(s.n))
+	l := 1 + s.r.Intn(s.seg)
+	bits := s.r.Uint64()
+	first := s.segFirst(c, l, bits&1 == 0)
+	if s.near && bits&2 == 0 {
+		x := s.nb[int(c)*s.k+s.r.Intn(s.k)]
+		after := bits&4 == 0 // c after x, else before it
+		p, q := x, s.l.Next[x]
+		if !after {
+			p, q = s.l.Prev[x], x
+		}
+		if !s.inSeg(p, first, l) && !s.inSeg(q, first, l) {
+			// c beside p: reversed unless c is the first city
+			m := saMove{first: first, p: p, l: l, rev: (c == first) != after}
+			return m, s.deltaSeg(m)
+		}
+	}
+	a := s.l.Prev[first]
+	m := saMove{first: first, l: l, rev: bits&8 == 0}
+	for {
+		m.p = int32(s.r.Intn(s.n))
+		if m.p != a && !s.inSeg(m.p, first, l) {
+			break
+		}
+	}
+	return m, s.deltaSeg(m)
+}
+
+// applySeg makes move m as its segment's relocations, one after the other
+// (journaled as such), then refreshes the caches it touched; a worse move
+// first saves the current solution when it is the best seen (LWSA).
+func (s *saSearch) applySeg(m saMove, delta int64) {
+	if delta > 0 && s.cur < s.bestLen {
+		s.bestLen = s.cur
+		s.journal, s.journaling = s.journal[:0], true
+	}
+	var seg [3]int32
+	seg[0] = m.first
+	for k := 1; k < m.l; k++ {
+		seg[k] = s.l.Next[seg[k-1]]
+	}
+	a, b, q := s.l.Prev[m.first], s.l.Next[seg[m.l-1]], s.l.Next[m.p]
+	for k, x := range seg[:m.l] {
+		to := m.p // reversed: each city right after p
+		if k > 0 && !m.rev {
+			to = seg[k-1]
+		}
+		if s.journaling {
+			s.journal = append(s.journal, saUndo{x, s.l.Prev[x]})
+		}
+		s.l.Relocate(int(x), int(to))
+	}
+	s.cur += delta
+	edges := [5]int32{a, m.p, seg[0], seg[1], seg[2]}
+	for _, x := range edges[:2+m.l] {
+		s.edge[x] = s.d.At(x, s.l.Next[x])
+	}
+	gains := [7]int32{a, b, m.p, q, seg[0], seg[1], seg[2]}
+	for _, x := range gains[:4+m.l] {
+		s.fixGain(x)
+	}
+	if len(s.journal) > s.n/journalShare {
+		s.fold()
+	}
+}
+
+// iterateSeg is iterate with segment moves.
+func (s *saSearch) iterateSeg(t float64, pm int) {
+	m, delta := s.proposeSeg()
+	for k := 1; k < pm; k++ {
+		m2, d2 := s.proposeSeg()
+		if d2 < delta {
+			m, delta = m2, d2
+		}
+	}
+	if metropolis(s.r, delta, t) {
+		s.applySeg(m, delta)
+	}
+}
