@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -161,6 +162,11 @@ type Outcome struct {
 	Fallback bool
 }
 
+// ErrNoBoundBeside is Outcome.BoundErr when a bound was asked for but none
+// ran beside the search, because on this machine's cores it would take
+// them from the search (strategy.BoundBesideCPU).
+var ErrNoBoundBeside = errors.New("the search takes every core: 'tsp bound FILE' or --bound D (up to D after the run) computes one")
+
 // Run runs the plan once as req says.
 func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	p := pl.Params
@@ -172,10 +178,8 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	}
 	var lb *boundRun
 	dev := ascentDevice(pl.Engine)
-	// beyond strategy.BoundBesideCPUMaxN cities an ascent on the CPU
-	// cannot end within a run's minutes and only takes cores from the
-	// search
-	bounded := req.Bound && !pl.In.HasOptimum() && (dev != nil || pl.In.N <= strategy.BoundBesideCPUMaxN)
+	asked := req.Bound && !pl.In.HasOptimum()
+	bounded := asked && (dev != nil || strategy.BoundBesideCPU(pl.In.N, runtime.GOMAXPROCS(0)))
 	rctx, req, proven := watchOptimum(ctx, req, bounded)
 	var cached *bound.Result
 	if req.Bound && !pl.In.HasOptimum() {
@@ -215,6 +219,8 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	out.Result = pl.named(res, p)
 	if lb != nil {
 		out.Bound, out.BoundErr = lb.result()
+	} else if asked {
+		out.BoundErr = ErrNoBoundBeside
 	}
 	out.Bound = bestBound(pl.In, out.Bound, cached)
 	out.Report = report.New(pl.In, out.Result)

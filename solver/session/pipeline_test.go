@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/tsplab/tsplab/internal/fakeengine"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/strategy"
 )
 
 // hostEngine is the fake engine on an accelerator the ascent runs on
@@ -263,5 +265,25 @@ func TestBoundAfterTheRun(t *testing.T) {
 	known.BoundAfter(context.Background(), &kout, time.Minute)
 	if kout.Bound != nil {
 		t.Error("a bound for an instance with a known optimum")
+	}
+}
+
+// TestNoBoundBesideASearchOnTwoCores: from strategy.PartitionMinN cities
+// a run without an accelerator on fewer than four cores starts no ascent
+// beside its search, and its outcome says why there is no bound.
+func TestNoBoundBesideASearchOnTwoCores(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	in := scatter(strategy.PartitionMinN, 3)
+	var pl Pipeline
+	plan, _, err := pl.Plan(in, solver.Params{Algorithm: "fake", Backend: solver.BackendCPU, Seed: 1, TimeLimit: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := plan.Run(context.Background(), Request{Bound: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Bound != nil || !errors.Is(out.BoundErr, ErrNoBoundBeside) || out.Report.LowerBound != nil {
+		t.Fatalf("bound %v, error %v: want none, ErrNoBoundBeside", out.Bound, out.BoundErr)
 	}
 }

@@ -155,3 +155,15 @@ const (
 // and only takes cores from the search
 // (docs/DECISIONS.md#bound-beside-cpu).
 const BoundBesideCPUMaxN = 2_000_000
+
+// BoundBesideMinCores is the fewest cores on which a run without an
+// accelerator proves a lower bound beside a search that takes no ascent of
+// its own (from PartitionMinN cities): on fewer the ascent's core is a
+// third or more of the search's (docs/DECISIONS.md#bound-beside-cpu).
+const BoundBesideMinCores = 4
+
+// BoundBesideCPU reports whether a run of n cities without an accelerator,
+// on cores cores, proves a lower bound beside its search.
+func BoundBesideCPU(n, cores int) bool {
+	return n < PartitionMinN || n <= BoundBesideCPUMaxN && cores >= BoundBesideMinCores
+}
