@@ -452,28 +452,8 @@ func (p *Pane) show(pr session.Progress) bool {
 			rec, recIn, title = &r, in, r.Title(in)
 		}
 	}
-	sc := export.Scene{Instance: p.in, Tour: p.tour, Best: p.best, Optimal: p.optimal, Title: title}
-	if p.isPath() {
-		sc.Optimal, sc.Path = nil, true
-	}
-	if in := p.shown(); in.HasOptimum() && pr.BestLength > 0 && pr.BestLength == in.Optimum {
-		// as short as the optimal tour: nothing to draw as a difference
-		sc.Optimal = nil
-	}
-	if pr.State != session.Running {
-		// A paused or finished run shows its best tour as the tour, with no tint of recent changes.
-		sc.Tour, sc.Best, sc.Done = p.best, nil, true
-	} else if sc.Tour == nil {
-		sc.Tour = p.best // the first tour is drawn as soon as the engine has one
-	}
-	p.View.SetScene(sc)
-	if pr.BestLength > 0 {
-		if pr.Best != nil && pr.BestElapsed < pr.Elapsed {
-			// the step where the engine found it, then on to now
-			p.Curve.Add(export.CurvePoint{Elapsed: pr.BestElapsed, Best: pr.BestLength})
-		}
-		p.Curve.Add(export.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
-	}
+	p.View.SetScene(p.sceneOf(pr, title))
+	p.addToCurve(pr)
 	p.setNumbers(pr)
 	if rec != nil {
 		p.showRecord(*rec, recIn)
@@ -579,6 +559,37 @@ func (p *Pane) setLengths(length, best int64) {
 	// the run record's rule (report.GapOf)
 	g, above := report.GapOf(p.shown(), best, lb)
 	set("Gap", p.gapWords(best, g, above, lb))
+}
+
+// sceneOf is what the canvas draws of pr under title; p.mu is held.
+func (p *Pane) sceneOf(pr session.Progress, title string) export.Scene {
+	sc := export.Scene{Instance: p.in, Tour: p.tour, Best: p.best, Optimal: p.optimal, Title: title}
+	if p.isPath() {
+		sc.Optimal, sc.Path = nil, true
+	}
+	if in := p.shown(); in.HasOptimum() && pr.BestLength > 0 && pr.BestLength == in.Optimum {
+		// as short as the optimal tour: nothing to draw as a difference
+		sc.Optimal = nil
+	}
+	if pr.State != session.Running {
+		// A paused or finished run shows its best tour as the tour, with no tint of recent changes.
+		sc.Tour, sc.Best, sc.Done = p.best, nil, true
+	} else if sc.Tour == nil {
+		sc.Tour = p.best // the first tour is drawn as soon as the engine has one
+	}
+	return sc
+}
+
+// addToCurve adds pr's best length to the convergence plot: at the step
+// where the engine found it, then at now.
+func (p *Pane) addToCurve(pr session.Progress) {
+	if pr.BestLength <= 0 {
+		return
+	}
+	if pr.Best != nil && pr.BestElapsed < pr.Elapsed {
+		p.Curve.Add(export.CurvePoint{Elapsed: pr.BestElapsed, Best: pr.BestLength})
+	}
+	p.Curve.Add(export.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
 }
 
 // showRecord shows rep, the record of the pane's paused or finished run
