@@ -214,9 +214,10 @@ const solveAbout = "Solves the instance with the engine for (--algo, --backend) 
 	"A run stops at a proven optimum: the known one, the exact one of an instance of up to 15 cities,\n" +
 	"or a tour as short as the lower bound.\n" +
 	"When the optimum is unknown, a Held–Karp lower bound is computed while the engine runs\n" +
-	"(on the GPU for a GPU run, else on the CPU) and within --time, and the summary adds the\n" +
-	"proven gap above it; a bound not ready when the run ends is left out, and 'tsp bound FILE'\n" +
-	"or --bound D (up to D more after the run) gives one."
+	"(on the GPU for a GPU run, else on the CPU: from 50,000 cities only on four or more cores)\n" +
+	"and within --time, and the summary adds the proven gap above it; a bound not ready when\n" +
+	"the run ends is left out, and 'tsp bound FILE' or --bound D (up to D more after the run)\n" +
+	"gives one."
 
 // parseSolve reads tsp solve's flags and checks what can be checked before the engine is known.
 func parseSolve(e *env, args []string) (*solveRequest, error) {
