@@ -182,7 +182,7 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	bounded := asked && (dev != nil || strategy.BoundBesideCPU(pl.In.N, runtime.GOMAXPROCS(0)))
 	rctx, req, proven := watchOptimum(ctx, req, bounded)
 	var cached *bound.Result
-	if req.Bound && !pl.In.HasOptimum() {
+	if asked {
 		cached = startCached(pl.In, &req)
 	}
 	if bounded {
