@@ -165,7 +165,7 @@ type Outcome struct {
 // ErrNoBoundBeside is Outcome.BoundErr when a bound was asked for but none
 // ran beside the search, because on this machine's cores it would take
 // them from the search (strategy.BoundBesideCPU).
-var ErrNoBoundBeside = errors.New("the search takes every core: 'tsp bound FILE' or --bound D (up to D after the run) computes one")
+var ErrNoBoundBeside = errors.New("an ascent beside the search would take its cores: 'tsp bound FILE' or --bound D (up to D after the run) computes one")
 
 // Run runs the plan once as req says.
 func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
