@@ -46,7 +46,7 @@ func TestMergeTours(t *testing.T) {
 		}
 		var g recomb.GPX
 		var e recomb.EAX
-		child, l := mergeTours(in, tours, nb.List, nb.K, &g, &e, 7, time.Time{})
+		child, l := mergeTours(in, tours, nb.List, nb.K, &g, &e, 7, 1, time.Time{})
 		seen := slices.Clone(child)
 		slices.Sort(seen)
 		for i, c := range seen {
@@ -87,4 +87,53 @@ func TestSpread(t *testing.T) {
 	if v := taken.Load(); v != 3 {
 		t.Fatalf("3 workers that stop at once took %d indices", v)
 	}
+}
+
+// TestEvolveStale evolves one population of randomized nearest-neighbour
+// tours until one generation and until three in a row gain nothing: the
+// longer evolution goes on from where the shorter stopped (the same
+// generations first), so its tour is a tour no longer, and here shorter.
+func TestEvolveStale(t *testing.T) {
+	const n, count = 500, 20
+	in, err := gen.Generate("uniform", n, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb := neighbor.Nearest(in, 8)
+	rng := rand.New(rand.NewPCG(2, n))
+	tours, lens := make([][]int32, count), make([]int64, count)
+	for j := range tours {
+		tr, err := construct.RandomizedNearestNeighborContext(context.Background(), in, rng.IntN(n), nb, rng, 0.1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range tr {
+			tours[j] = append(tours[j], int32(c))
+		}
+		lens[j] = solver.TourLength(in, tr)
+	}
+	var got [2]int64
+	for k, stale := range []int{1, 3} {
+		e := recomb.EAX{NB: nb.List, K: nb.K}
+		child, l := evolve(in, tours, lens, 0, slices.Clone(tours[0]), lens[0], &e, 5, stale, time.Time{})
+		if err := solver.ValidateTour(toInts(child), n); err != nil {
+			t.Fatalf("stale %d: %v", stale, err)
+		}
+		if m := solver.TourLength(in, toInts(child)); m != l {
+			t.Fatalf("stale %d: length %d, the tour measures %d", stale, l, m)
+		}
+		got[k] = l
+	}
+	t.Logf("one generation without gain: %d; three: %d", got[0], got[1])
+	if got[1] >= got[0] {
+		t.Errorf("three generations without gain ended at %d, one at %d: no shorter", got[1], got[0])
+	}
+}
+
+func toInts(t []int32) []int {
+	out := make([]int, len(t))
+	for i, c := range t {
+		out[i] = int(c)
+	}
+	return out
 }

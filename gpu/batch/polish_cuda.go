@@ -62,7 +62,7 @@ func (r *run) startPolish(part []int, all [][][]int32, seed uint64, deadline tim
 				return false
 			}
 			in := ins[part[k]]
-			child, cl := mergeTours(in, all[k], st[part[k]].nb, blockils.BatchK, &g, &e, seed+uint64(k), time.Now().Add(each/2))
+			child, cl := mergeTours(in, all[k], st[part[k]].nb, blockils.BatchK, &g, &e, seed+uint64(k), 1, time.Now().Add(each/2))
 			p.tours[k] = child
 			until := min(time.Until(deadline), each)
 			if until < time.Millisecond {
@@ -92,6 +92,10 @@ func (r *run) mergeAll(part []int, all [][][]int32, seed uint64, deadline time.T
 		each = time.Until(deadline) * 9 / 10 * time.Duration(workers) / time.Duration(max(len(part), 1))
 	}
 	ins, ids, st, out, log := r.ins, r.ids, r.st, r.out, r.cfg.log
+	stale := 1 // a batch by time: its merge has a share of the time
+	if r.budgets != nil {
+		stale = evolveStaleWork
+	}
 	spread(len(part), workers, func() func(int) bool {
 		var g recomb.GPX
 		var e recomb.EAX
@@ -104,7 +108,7 @@ func (r *run) mergeAll(part []int, all [][][]int32, seed uint64, deadline time.T
 			if each > 0 {
 				until = time.Now().Add(each)
 			}
-			child, cl := mergeTours(in, all[k], st[i].nb, blockils.BatchK, &g, &e, seed+ids[i], until)
+			child, cl := mergeTours(in, all[k], st[i].nb, blockils.BatchK, &g, &e, seed+ids[i], stale, until)
 			if log != nil {
 				log(i, solver.TourLength(in, out.tours[i]), cl)
 			}
