@@ -154,29 +154,13 @@ func (rr *reportRun) gpusPSPM(s gpusSetting, counts []int) ([]gpusRow, error) {
 	what := fmt.Sprintf("`pspm`, %d of Lam et al.'s instances, their schedule, seed 1", len(s.lam))
 	var rows []gpusRow
 	for _, n := range counts {
-		var secs, rates []float64
-		atOpt, used := 0, 0
-		err := rr.each(s.lam, nil, func(name string, in *solver.Instance) error {
-			res, ok := rr.solve(e, in, onGPUs(solver.Params{Seed: 1}, n))
-			if !ok {
-				return fmt.Errorf("pspm on %s on %d GPUs failed", name, n)
-			}
-			g, ok := solver.GapPercent(res.Length, in.Optimum)
-			if !ok {
-				return fmt.Errorf("%s: no optimum", name)
-			}
-			if res.Length == in.Optimum {
-				atOpt++
-			}
-			secs, rates, used = append(secs, g), append(rates, res.MovesPerSecond()), max(used, usedGPUs(res))
-			return nil
-		})
+		x, err := rr.pspmOnLam(e, s.lam, onGPUs(solver.Params{Seed: 1}, n), fmt.Sprintf(" on %d GPUs", n))
 		if err != nil {
 			return nil, err
 		}
-		rr.logf("gpus: pspm on %d GPUs: %.3g moves/s, SEC %.3f %%", n, mean(rates), mean(secs))
-		rows = append(rows, gpusRow{what: what, gpus: n, used: used, rate: mean(rates), unit: "moves/s",
-			tours: fmt.Sprintf("SEC %s %%, %d at the optimum", spreadCell(secs, "%.3f"), atOpt)})
+		rr.logf("gpus: pspm on %d GPUs: %.3g moves/s, SEC %.3f %%", n, mean(x.rates), mean(x.secs))
+		rows = append(rows, gpusRow{what: what, gpus: n, used: x.used, rate: mean(x.rates), unit: "moves/s",
+			tours: fmt.Sprintf("SEC %s %%, %d at the optimum", spreadCell(x.secs, "%.3f"), x.atOpt)})
 	}
 	return rows, nil
 }

@@ -668,10 +668,9 @@ func (r *repro) luongMeasure(g, c solver.Engine, rows []*luongRow, iters, runs i
 // luongAddRow adds x's row beside the paper's cells, logs it, and returns the mean times in seconds of the reference and the two GPU variants.
 func (r *repro) luongAddRow(t *Table, x *luongRow, iters int, p6, p7 *paperTable) (cs, ts, ns float64) {
 	in := x.in
-	secs := func(res solver.Result) float64 { return res.Elapsed.Seconds() }
 	m := int64(in.N) * int64(in.N-1) / 2
-	ts, okt := x.gt.mean(secs)
-	ns, okn := x.gn.mean(secs)
+	ts, okt := x.gt.mean(lamSecs)
+	ns, okn := x.gn.mean(lamSecs)
 	cs, okc := x.ref.secs, x.ref.ok
 	how := "n/a"
 	if okc {

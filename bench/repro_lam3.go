@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -199,10 +200,7 @@ func (l *lamSlots) release() {
 
 // table3Cores is the number of CPU runs Table 3 runs at once: --workers, else all cores but one (left to the GPU's host side).
 func (s *lamSuite) table3Cores() int {
-	if s.opt.Workers > 0 {
-		return s.opt.Workers
-	}
-	return max(1, runtime.NumCPU()-1)
+	return cmp.Or(s.opt.Workers, max(1, runtime.NumCPU()-1))
 }
 
 // table3Cap is a trial's cap: --time, else a minute (Quick: a second).
@@ -220,12 +218,7 @@ func (s *lamSuite) pssmCap(sspm lamTC) time.Duration {
 }
 
 // pssmFactor is 5 (the paper stopped CPU PSSM at 5x SSPM's time), times --scale when given.
-func (s *lamSuite) pssmFactor() float64 {
-	if s.opt.Scale > 0 {
-		return 5 * s.opt.Scale
-	}
-	return 5
-}
+func (s *lamSuite) pssmFactor() float64 { return 5 * cmp.Or(s.opt.Scale, 1) }
 
 // lamT3In is one instance of Table 3 and CPU SSPM's runs of Table 2 (none when Table 2 did not run: Table 3 then runs them).
 type lamT3In struct {

@@ -239,7 +239,7 @@ func (s *batchStats) summary(r *batchRequest, wall time.Duration) string {
 	if s.failed > 0 {
 		fmt.Fprintf(&b, ", %d failed", s.failed)
 	}
-	if !r.shard.whole() {
+	if !r.shard.Whole() {
 		fmt.Fprintf(&b, " (shard %s)", r.shard)
 	}
 	fmt.Fprintf(&b, " in %.2f s", wall.Seconds())
@@ -297,7 +297,7 @@ func listBatch(ctx context.Context, r *batchRequest, done map[string]bool, st *b
 		k, seq := -1, 0
 		listErr = batchItems(ctx, r.inputs, r.lines, func(it batchItem) bool {
 			k++
-			if !r.shard.has(k) {
+			if !r.shard.Has(k) {
 				return true
 			}
 			if it.err == nil && done[it.key()] {
