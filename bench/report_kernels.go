@@ -237,14 +237,12 @@ func (rr *reportRun) batchReference(ins []*solver.Instance, each time.Duration) 
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.NumCPU() {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			var pl session.Pipeline
 			for i := range next {
 				ref[i], errs[i] = bestOfSeeds(rr.ctx, &pl, e, ins[i], each)
 			}
-		}()
+		})
 	}
 	for i := range ins {
 		next <- i

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/csv"
 	"errors"
@@ -81,17 +80,8 @@ func tableMarkdown(results, id string) (string, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "*Build %s, %s, %s.*\n\n", meta[0], meta[1], meta[2])
-	bw := bufio.NewWriter(&b)
-	cols := len(t.Header)
-	writeMDRow(bw, t.Header, cols)
-	writeMDRow(bw, strings.Split(strings.Repeat("---,", cols-1)+"---", ","), cols)
-	for _, r := range t.Rows {
-		writeMDRow(bw, r, cols)
-	}
-	if err := bw.Flush(); err != nil {
-		return "", err
-	}
-	return b.String(), nil
+	err = t.Markdown(&b)
+	return b.String(), err
 }
 
 // readReportCSV reads a table the plan wrote: the build, machine and date (the same on every row)

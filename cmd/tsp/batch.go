@@ -266,8 +266,7 @@ func runBatch(ctx context.Context, e *env, r *batchRequest, pl *session.Pipeline
 	} else {
 		var wg sync.WaitGroup
 		for range r.jobs {
-			wg.Add(1)
-			go func() { defer wg.Done(); cpuBatchWorker(ctx, r, pl, items, results) }()
+			wg.Go(func() { cpuBatchWorker(ctx, r, pl, items, results) })
 		}
 		go func() { wg.Wait(); close(results) }()
 	}

@@ -183,13 +183,11 @@ func runGPUBatch(ctx context.Context, e *env, r *batchRequest, g batchGPU, items
 		defer close(ended)
 		var fin sync.WaitGroup
 		for range max(2, runtime.NumCPU()/4) {
-			fin.Add(1)
-			go func() {
-				defer fin.Done()
+			fin.Go(func() {
 				for c := range searched {
 					finishChunk(ctx, r, c, send)
 				}
-			}()
+			})
 		}
 		fin.Wait()
 		parsedAll()
@@ -216,9 +214,7 @@ func openLanes(ctx context.Context, e *env, r *batchRequest, g batchGPU, devs []
 	var wg sync.WaitGroup
 	opened, failed := 0, []error{}
 	for _, d := range devs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for k := range lanesPerGPU {
 				l, err := g.open(r.p, d)
 				mu.Lock()
@@ -239,7 +235,7 @@ func openLanes(ctx context.Context, e *env, r *batchRequest, g batchGPU, devs []
 					return
 				}
 			}
-		}()
+		})
 	}
 	go func() {
 		wg.Wait()
@@ -260,9 +256,7 @@ func openLanes(ctx context.Context, e *env, r *batchRequest, g batchGPU, devs []
 func searchChunks(ctx context.Context, g batchGPU, lanes *openedLanes, n int, chunks <-chan []batchInst) <-chan gpuChunkOf {
 	searched := make(chan gpuChunkOf, n)
 	var running sync.WaitGroup
-	running.Add(1)
-	go func() {
-		defer running.Done()
+	running.Go(func() {
 		for l := range lanes.each {
 			running.Add(1)
 			go func() {
@@ -287,7 +281,7 @@ func searchChunks(ctx context.Context, g batchGPU, lanes *openedLanes, n int, ch
 			for range chunks {
 			}
 		}
-	}()
+	})
 	go func() { running.Wait(); close(searched) }()
 	return searched
 }
@@ -304,9 +298,7 @@ func parseBatchItems(ctx context.Context, r *batchRequest, g batchGPU, items <-c
 	out := make(chan batchInst, 4*runtime.NumCPU())
 	var wg sync.WaitGroup
 	for range runtime.NumCPU() {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for it := range items {
 				if ctx.Err() != nil {
 					continue
@@ -328,7 +320,7 @@ func parseBatchItems(ctx context.Context, r *batchRequest, g batchGPU, items <-c
 				case <-ctx.Done():
 				}
 			}
-		}()
+		})
 	}
 	go func() { wg.Wait(); close(out) }()
 	return out, wg.Wait
