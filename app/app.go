@@ -190,8 +190,7 @@ func (a *App) buildPanes(opts Options) {
 	}
 	a.budgetField = newSavedField(a.prefs, PrefBudget, "10", func(s string) error { _, err := parseBudget(s); return err })
 	a.budget = a.budgetField.value
-	a.summary = widget.NewLabel("Run both to compare: same instance, same time budget.")
-	a.summary.Wrapping = fyne.TextWrapWord
+	a.summary = newWrapLabel("Run both to compare: same instance, same time budget.")
 	for _, p := range []*Pane{a.Left, a.Right} {
 		p.OnUpdate = func(*Pane, session.Progress) { a.updateSummary() }
 		p.budget = a.compareBudget

@@ -557,8 +557,7 @@ func (a *App) browserView() fyne.CanvasObject {
 			}
 		}
 	}
-	a.message = widget.NewLabel("")
-	a.message.Wrapping = fyne.TextWrapWord
+	a.message = newWrapLabel("")
 	a.search = widget.NewEntry()
 	a.search.SetPlaceHolder("Search names")
 	a.search.OnChanged = func(string) { a.applyFilter() }
@@ -582,8 +581,7 @@ func (a *App) newInstanceList() *widget.List {
 			name.Truncation = fyne.TextTruncateEllipsis
 			// The reason a file cannot be read wraps, in a row as tall
 			// as it takes (fitRows); every other second line is one line.
-			why := widget.NewLabel("")
-			why.Wrapping = fyne.TextWrapWord
+			why := newWrapLabel("")
 			why.Importance = widget.DangerImportance
 			why.Hide()
 			return container.NewVBox(name, newSecondaryLabel("n · type · optimum", false), why)
@@ -649,8 +647,7 @@ func (a *App) fitRows() {
 			a.list.SetItemHeight(i, plain)
 			continue
 		}
-		why := widget.NewLabel(Drawable(e.Summary()))
-		why.Wrapping = fyne.TextWrapWord
+		why := newWrapLabel(Drawable(e.Summary()))
 		why.Resize(fyne.NewSize(w, why.MinSize().Height))
 		a.list.SetItemHeight(i, name.MinSize().Height+theme.Padding()+why.MinSize().Height)
 	}

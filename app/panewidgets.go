@@ -138,8 +138,7 @@ func newRunNumbers() *runNumbers {
 		n.value[k] = widget.NewLabel("–")
 		n.value[k].Truncation = fyne.TextTruncateEllipsis
 	}
-	n.schedule = widget.NewLabel("")
-	n.schedule.Wrapping = fyne.TextWrapWord
+	n.schedule = newWrapLabel("")
 	n.schedule.SizeName = theme.SizeNameCaptionText
 	n.schedule.Hide()
 	n.ExtendBaseWidget(n)
@@ -328,8 +327,7 @@ type runStatus struct {
 }
 
 func newRunStatus(text string) *runStatus {
-	s := &runStatus{bar: newFractionBar(), line: widget.NewLabel(text), lines: statusLines}
-	s.line.Wrapping = fyne.TextWrapWord
+	s := &runStatus{bar: newFractionBar(), line: newWrapLabel(text), lines: statusLines}
 	s.clip = container.NewVScroll(s.line)
 	s.ExtendBaseWidget(s)
 	return s
@@ -404,8 +402,7 @@ type runDetails struct {
 }
 
 func newRunDetails() *runDetails {
-	text := widget.NewLabel("")
-	text.Wrapping = fyne.TextWrapWord
+	text := newWrapLabel("")
 	d := &runDetails{Accordion: widget.NewAccordion(widget.NewAccordionItem("Details", text)), text: text}
 	d.Hide()
 	return d

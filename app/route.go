@@ -112,11 +112,7 @@ func (r *routeForm) Valid() bool { return r.checkEnds(r.Ends()) == nil }
 
 // refresh shows the ends' field for a path from A to B, and its error.
 func (r *routeForm) refresh() {
-	if r.Route() == RouteEnds {
-		r.entry.Show()
-	} else {
-		r.entry.Hide()
-	}
+	showIf(r.entry, r.Route() == RouteEnds)
 	showFieldError(r.errMsg, r.checkEnds(r.Ends()))
 	r.box.Refresh()
 	if r.changed != nil {

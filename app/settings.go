@@ -123,15 +123,20 @@ func (f *settingsForm) bind(key, d string) binding.String {
 // secondaryLabel: it wraps to more or fewer lines as the column's width
 // changes, which a RichText's rows did not follow under OpenGL.
 func newHelpLabel(text string) *widget.Label {
-	l := widget.NewLabel(text)
-	l.Wrapping = fyne.TextWrapWord
+	l := newWrapLabel(text)
 	l.SizeName = theme.SizeNameCaptionText
 	return l
 }
 
-func newErrLabel() *widget.Label {
-	l := widget.NewLabel("")
+// newWrapLabel is a label whose text wraps at word boundaries.
+func newWrapLabel(text string) *widget.Label {
+	l := widget.NewLabel(text)
 	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+func newErrLabel() *widget.Label {
+	l := newWrapLabel("")
 	l.Importance = widget.DangerImportance
 	l.Hide()
 	return l
@@ -142,11 +147,9 @@ func (f *settingsForm) build() {
 	algos, unavailable := AvailableAlgorithms()
 	// The engine's description in the foreground colour: its lines change
 	// in number with the engine (see secondaryLabel).
-	f.algoHelp = widget.NewLabel("")
-	f.algoHelp.Wrapping = fyne.TextWrapWord
+	f.algoHelp = newWrapLabel("")
 	f.about = widget.NewAccordion(widget.NewAccordionItem("About the engine", f.algoHelp))
-	f.unavailable = widget.NewLabel("")
-	f.unavailable.Wrapping = fyne.TextWrapWord
+	f.unavailable = newWrapLabel("")
 	f.unavailable.SizeName = theme.SizeNameCaptionText
 	f.unavail = unavailable
 	f.unavailable.Hide()
@@ -156,8 +159,7 @@ func (f *settingsForm) build() {
 	})
 	f.buildTimeAndSeed()
 	f.route = newRouteForm(f)
-	f.gpuLine = widget.NewLabel("")
-	f.gpuLine.Wrapping = fyne.TextWrapWord
+	f.gpuLine = newWrapLabel("")
 	f.gpuLine.Hide()
 	f.budgetNote = newHelpLabel("Time limit: the compare budget above, the same for both panes")
 	f.fields = container.NewVBox()

@@ -133,8 +133,7 @@ func newEnginePicker(algos []string, onAlgo func(string), onBackend func(string)
 		btns = append(btns, btn)
 	}
 	p.backendRow = container.NewGridWithColumns(len(backends), btns...)
-	p.gpuNote = widget.NewLabel("")
-	p.gpuNote.Wrapping = fyne.TextWrapWord
+	p.gpuNote = newWrapLabel("")
 	p.gpuNote.Importance = widget.WarningImportance
 	p.gpuNote.Hide()
 	p.names = []fyne.CanvasObject{widget.NewLabel("Algorithm"), widget.NewLabel("Backend")}

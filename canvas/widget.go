@@ -244,17 +244,9 @@ func LegendFor(s export.Scene) []string { return export.LegendFor(s) }
 func (l *legend) set(s export.Scene) {
 	names := LegendFor(s)
 	for name, row := range l.rows {
-		if slices.Contains(names, name) {
-			row.Show()
-		} else {
-			row.Hide()
-		}
+		showIf(row, slices.Contains(names, name))
 	}
-	if len(names) == 0 {
-		l.box.Hide()
-	} else {
-		l.box.Show()
-	}
+	showIf(l.box, len(names) > 0)
 }
 
 // layout places the legend at the bottom left of size.
