@@ -113,8 +113,7 @@ func (e Entry) reason() string {
 // metricWords names a kind of distance briefly: the TSPLIB name as
 // TSPLIB users know it, a point list's metric in words.
 func metricWords(m string) string {
-	switch m {
-	case "GREAT_CIRCLE":
+	if m == "GREAT_CIRCLE" {
 		return "great circle"
 	}
 	return m

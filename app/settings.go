@@ -338,10 +338,7 @@ func (f *settingsForm) rangeWhy(o solver.Option) string {
 // helpText is the line under an option's field: what it does, its default
 // and the range allowed here.
 func (f *settingsForm) helpText(o solver.Option) string {
-	def := o.Default
-	if def == "" {
-		def = o.Auto
-	}
+	def := cmp.Or(o.Default, o.Auto)
 	if o.Name == "workers" && f.coreShare > 0 {
 		def = fmt.Sprintf("%d, this pane's share of the %s beside the other pane", f.coreShare, report.Plural(runtime.NumCPU(), "core"))
 	}
@@ -421,10 +418,9 @@ func (f *settingsForm) newOptionRow(o solver.Option, backend string) optionRow {
 	r.box = newFieldRow(r.label, r.entry, r.help, r.errMsg)
 	box := r.box
 	r.entry.Validator = func(s string) error { return f.check(o, s) }
-	r.entry.OnChanged = func(s string) { box.ShowError(f.check(o, s)) }
-	if o.Name == optGPUs {
-		r.entry.OnChanged = func(s string) {
-			box.ShowError(f.check(o, s))
+	r.entry.OnChanged = func(s string) {
+		box.ShowError(f.check(o, s))
+		if o.Name == optGPUs {
 			f.gpusChanged()
 		}
 	}
@@ -709,10 +705,7 @@ func (f *settingsForm) Settings() (Settings, error) {
 		return s, fmt.Errorf("settings: %w", err)
 	}
 	// the whole run is checked once, by the pipeline when it starts
-	if err := s.Validate(); err != nil {
-		return s, err
-	}
-	return s, nil
+	return s, s.Validate()
 }
 
 // Set writes s into the form (and so into Preferences).

@@ -55,15 +55,13 @@ func newProgress(w io.Writer, in *solver.Instance, limit time.Duration, asJSON b
 	}
 	if asJSON {
 		p.stop = make(chan struct{})
-		p.beaten.Add(1)
-		go p.beat()
+		p.beaten.Go(p.beat)
 	}
 	return p
 }
 
 // beat sends the last state again whenever progressBeat passed without a line, so that a script sees the run alive.
 func (p *progress) beat() {
-	defer p.beaten.Done()
 	start := time.Now()
 	t := time.NewTicker(progressBeat / 4)
 	defer t.Stop()
