@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -367,12 +368,7 @@ func (a *App) RunFor(d time.Duration) error {
 
 // Running reports whether any pane is running.
 func (a *App) Running() bool {
-	for _, p := range []*Pane{a.Single, a.Left, a.Right} {
-		if p.Runner.State() == session.Running {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]*Pane{a.Single, a.Left, a.Right}, func(p *Pane) bool { return p.Runner.State() == session.Running })
 }
 
 // RunLines describes the last run of each pane on screen from its record,
