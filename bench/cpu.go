@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -29,12 +30,9 @@ func init() {
 
 // cpuBudgets returns the time per run of auto and of the other engines.
 func cpuBudgets(opt Options) (auto, other time.Duration) {
-	auto = cpuAutoTime
-	if opt.Quick {
+	auto = cmp.Or(opt.Time, cpuAutoTime)
+	if opt.Quick && opt.Time == 0 {
 		auto = time.Second
-	}
-	if opt.Time > 0 {
-		auto = opt.Time
 	}
 	other = min(cpuOtherTime, auto/5)
 	if opt.Quick {
