@@ -77,10 +77,7 @@ func runCPU(ctx context.Context, opt Options, out io.Writer) error {
 			tb.addRowAt(k, row...)
 		}
 	}
-	w := opt.Workers
-	if w == 0 {
-		w = runtime.NumCPU()
-	}
+	w := cmp.Or(opt.Workers, runtime.NumCPU())
 	tb.Notes = []string{
 		"machine: " + HostCPU() + fmt.Sprintf("; %d workers; %s", w, runtime.Version()),
 		fmt.Sprintf("time per run: auto %s, every other engine %s (the SA engines end earlier when their schedule ends); seeds 1..%d", autoTime, otherTime, runs),

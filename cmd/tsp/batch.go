@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -151,9 +152,7 @@ func parseBatch(e *env, args []string) (*batchRequest, error) {
 	if err := r.check(); err != nil {
 		return nil, err
 	}
-	if r.jobs == 0 {
-		r.jobs = runtime.NumCPU()
-	}
+	r.jobs = cmp.Or(r.jobs, runtime.NumCPU())
 	p.TimeLimit = r.each
 	r.progress = time.Second
 	return r, nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -204,12 +205,7 @@ func (p *progress) gap() (g float64, above string, ok bool) {
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 
 // phaseOf is s's phase, the search when the engine names none.
-func phaseOf(s solver.Snapshot) solver.Phase {
-	if s.Phase == "" {
-		return solver.PhaseSearch
-	}
-	return s.Phase
-}
+func phaseOf(s solver.Snapshot) solver.Phase { return cmp.Or(s.Phase, solver.PhaseSearch) }
 
 // poolOf is the pool of a population search's account, nil for another.
 func poolOf(acc *solver.Account) *poolLine {
