@@ -321,11 +321,11 @@ func (a *App) SetCompare(on bool) {
 	if a.compareCheck.Checked != on {
 		a.compareCheck.SetChecked(on)
 	}
+	view := a.singleView
 	if on {
-		a.body.Objects = []fyne.CanvasObject{a.compareView}
-	} else {
-		a.body.Objects = []fyne.CanvasObject{a.singleView}
+		view = a.compareView
 	}
+	a.body.Objects = []fyne.CanvasObject{view}
 	a.body.Refresh()
 	a.refreshExport()
 }

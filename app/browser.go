@@ -525,10 +525,9 @@ func (a *App) refreshSources() {
 // (in the error colour) such as a file that could not be read.
 func (a *App) setMessage(text string, isErr bool) {
 	a.message.SetText(Drawable(text))
+	a.message.Importance = widget.MediumImportance
 	if isErr {
 		a.message.Importance = widget.DangerImportance
-	} else {
-		a.message.Importance = widget.MediumImportance
 	}
 	a.message.Refresh()
 }
