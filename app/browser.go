@@ -278,11 +278,7 @@ func ExtractSamples(dir string) (string, error) {
 		if st, err := os.Stat(dst); err == nil && st.Size() == int64(len(data)) {
 			return nil
 		}
-		tmp := dst + ".tmp"
-		if err := os.WriteFile(tmp, data, 0o644); err != nil {
-			return err
-		}
-		return os.Rename(tmp, dst)
+		return writeWhole(dst, data)
 	})
 	if err != nil {
 		return "", err

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -8,7 +9,6 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -460,12 +460,7 @@ func smallestInstances(dir string, k int) []string {
 			all = append(all, inst{strings.TrimSuffix(filepath.Base(f), ".tsp"), h.Dimension})
 		}
 	}
-	sort.Slice(all, func(i, j int) bool {
-		if all[i].n != all[j].n {
-			return all[i].n < all[j].n
-		}
-		return all[i].name < all[j].name
-	})
+	slices.SortFunc(all, func(a, b inst) int { return cmp.Or(cmp.Compare(a.n, b.n), strings.Compare(a.name, b.name)) })
 	var out []string
 	for i := 0; i < len(all) && i < k; i++ {
 		out = append(out, all[i].name)
