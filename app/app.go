@@ -93,7 +93,6 @@ type App struct {
 	source     *widget.Select
 	showing    string            // what the list shows: a source or a folder's label
 	folderOf   map[string]string // folder label in the source menu -> path
-	folder     string
 	samplesDir string
 	loadSeq    int
 	message    *widget.Label // loading news or the last reader error

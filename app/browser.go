@@ -317,7 +317,6 @@ func (a *App) ShowSource(src string) {
 		}
 		a.addFolder(dir)
 		src = folderLabel(dir)
-		a.folder = dir
 		entries, err = ScanFolder(dir)
 	}
 	if err != nil {
