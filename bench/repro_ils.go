@@ -57,7 +57,7 @@ func delevacqTrials(n int) int {
 	return 10
 }
 
-// delevacqPop is one trial of a population of nb_sol searches of it_lim kicks each: the best length, the GPU's wall time, the sequential time (estimated from the searches it ran).
+// delevacqPop is one trial of a population of nb_sol searches of it_lim kicks each: the best length, the GPU's wall time and the sequential time (estimated from the searches it ran).
 type delevacqPop struct {
 	best             int64
 	gpu, cpu         time.Duration
