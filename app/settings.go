@@ -149,8 +149,7 @@ func (f *settingsForm) build() {
 	// in number with the engine (see secondaryLabel).
 	f.algoHelp = newWrapLabel("")
 	f.about = widget.NewAccordion(widget.NewAccordionItem("About the engine", f.algoHelp))
-	f.unavailable = newWrapLabel("")
-	f.unavailable.SizeName = theme.SizeNameCaptionText
+	f.unavailable = newHelpLabel("")
 	f.unavail = unavailable
 	f.unavailable.Hide()
 	f.picker = newEnginePicker(algos, f.pickAlgorithm, func(b string) {
