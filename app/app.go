@@ -209,7 +209,7 @@ func (a *App) openFirst(arg string, points int) {
 		}
 		return
 	}
-	p := a.resolveOpen(arg)
+	p := resolveOpen(a.samplesDir, arg)
 	if isImageFile(p) {
 		// A picture is no instance file of a folder: the list keeps
 		// the folder the user last opened.
@@ -277,8 +277,6 @@ func resolveOpen(samplesDir, arg string) string {
 	}
 	return arg
 }
-
-func (a *App) resolveOpen(arg string) string { return resolveOpen(a.samplesDir, arg) }
 
 func (a *App) build() fyne.CanvasObject {
 	browser := a.browserView()
