@@ -258,9 +258,7 @@ func searchChunks(ctx context.Context, g batchGPU, lanes *openedLanes, n int, ch
 	var running sync.WaitGroup
 	running.Go(func() {
 		for l := range lanes.each {
-			running.Add(1)
-			go func() {
-				defer running.Done()
+			running.Go(func() {
 				defer func() { go l.close() }()
 				for c := range chunks {
 					if ctx.Err() != nil {
@@ -274,7 +272,7 @@ func searchChunks(ctx context.Context, g batchGPU, lanes *openedLanes, n int, ch
 					err := l.search(ctx, w)
 					searched <- gpuChunkOf{insts: c, work: w, err: err}
 				}
-			}()
+			})
 		}
 		// no GPU opened: what was prepared is not searched
 		if lanes.err != nil {
