@@ -136,7 +136,7 @@ func newReportRun(ctx context.Context, opt ReportOptions) (*reportRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	rr := &reportRun{repro: r, ropt: opt, build: cmp.Or(opt.Build, BinaryBuild()), date: time.Now().UTC().Format("2006-01-02"), loadAvg: loadNote()}
+	rr := &reportRun{repro: r, ropt: opt, build: cmp.Or(opt.Build, BinaryBuild()), date: time.Now().UTC().Format("2006-01-02"), loadAvg: loadNote(), autoSlack: map[string]time.Duration{}}
 	if rr.build == "unknown" {
 		return nil, errors.New("report: this binary names no commit (built with -buildvcs=false): pass the build the tables name")
 	}
