@@ -262,9 +262,4 @@ func gpuName(device string) string {
 }
 
 // gpuName is the GPU the tables name: the one read before the GPU parts, else the one of the last GPU run.
-func (rr *reportRun) gpuName() string {
-	if rr.gpu != "" {
-		return rr.gpu
-	}
-	return gpuName(rr.device)
-}
+func (rr *reportRun) gpuName() string { return cmp.Or(rr.gpu, gpuName(rr.device)) }
