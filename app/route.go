@@ -142,8 +142,7 @@ func (r *routeForm) enable(on bool) {
 func (s Settings) NewRoute(in *solver.Instance, e solver.Engine) (*route.Route, error) {
 	a, b := -1, -1
 	switch s.Route {
-	case "", RouteTour:
-	case RouteOpen:
+	case "", RouteTour, RouteOpen:
 	case RouteEnds:
 		var err error
 		if a, b, err = route.ParseEnds(s.Ends, in); err != nil {
