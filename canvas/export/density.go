@@ -146,12 +146,8 @@ func (r *Rasterizer) parallel(n int, f func(k, lo, hi int)) {
 		f(0, 0, n)
 		return
 	}
-	r.wg.Add(r.workers)
-	for k := 0; k < r.workers; k++ {
-		go func(k int) {
-			defer r.wg.Done()
-			f(k, n*k/r.workers, n*(k+1)/r.workers)
-		}(k)
+	for k := range r.workers {
+		r.wg.Go(func() { f(k, n*k/r.workers, n*(k+1)/r.workers) })
 	}
 	r.wg.Wait()
 }
