@@ -263,9 +263,7 @@ func (f *cliFlags) check(args []string, size string) error {
 	if err := checkAlgo("--algo", f.algo); err != nil {
 		return err
 	}
-	switch f.backend {
-	case "", solver.BackendCPU, solver.BackendGPU, solver.BackendAuto:
-	default:
+	if f.backend != "" && !slices.Contains(backends, f.backend) {
 		return fmt.Errorf("--backend %q: want cpu, gpu or auto", f.backend)
 	}
 	if size != "" {
@@ -277,7 +275,7 @@ func (f *cliFlags) check(args []string, size string) error {
 	}
 	for _, c := range []struct{ flag, v string }{{"--a", f.paneA}, {"--b", f.paneB}} {
 		a, b, _ := strings.Cut(c.v, "/")
-		if b != "" && b != solver.BackendCPU && b != solver.BackendGPU && b != solver.BackendAuto {
+		if b != "" && !slices.Contains(backends, b) {
 			return fmt.Errorf("%s %q: the backend after / is cpu, gpu or auto", c.flag, c.v)
 		}
 		if err := checkAlgo(c.flag, a); err != nil {
@@ -292,6 +290,9 @@ func (f *cliFlags) check(args []string, size string) error {
 	}
 	return nil
 }
+
+// backends are the backends --backend, --a and --b take.
+var backends = []string{solver.BackendCPU, solver.BackendGPU, solver.BackendAuto}
 
 // checkAlgo refuses an algorithm no engine is registered under ("": the
 // saved choice), rather than run the saved one in its place.
@@ -397,13 +398,4 @@ func useCLocaleFix() {
 	}
 }
 
-func listAlgorithms() string {
-	s := ""
-	for i, a := range solver.Algorithms() {
-		if i > 0 {
-			s += ", "
-		}
-		s += a
-	}
-	return s
-}
+func listAlgorithms() string { return strings.Join(solver.Algorithms(), ", ") }

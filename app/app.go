@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -92,7 +93,6 @@ type App struct {
 	source     *widget.Select
 	showing    string            // what the list shows: a source or a folder's label
 	folderOf   map[string]string // folder label in the source menu -> path
-	folder     string
 	samplesDir string
 	loadSeq    int
 	message    *widget.Label // loading news or the last reader error
@@ -190,8 +190,7 @@ func (a *App) buildPanes(opts Options) {
 	}
 	a.budgetField = newSavedField(a.prefs, PrefBudget, "10", func(s string) error { _, err := parseBudget(s); return err })
 	a.budget = a.budgetField.value
-	a.summary = widget.NewLabel("Run both to compare: same instance, same time budget.")
-	a.summary.Wrapping = fyne.TextWrapWord
+	a.summary = newWrapLabel("Run both to compare: same instance, same time budget.")
 	for _, p := range []*Pane{a.Left, a.Right} {
 		p.OnUpdate = func(*Pane, session.Progress) { a.updateSummary() }
 		p.budget = a.compareBudget
@@ -210,7 +209,7 @@ func (a *App) openFirst(arg string, points int) {
 		}
 		return
 	}
-	p := a.resolveOpen(arg)
+	p := resolveOpen(a.samplesDir, arg)
 	if isImageFile(p) {
 		// A picture is no instance file of a folder: the list keeps
 		// the folder the user last opened.
@@ -279,8 +278,6 @@ func resolveOpen(samplesDir, arg string) string {
 	return arg
 }
 
-func (a *App) resolveOpen(arg string) string { return resolveOpen(a.samplesDir, arg) }
-
 func (a *App) build() fyne.CanvasObject {
 	browser := a.browserView()
 
@@ -321,11 +318,11 @@ func (a *App) SetCompare(on bool) {
 	if a.compareCheck.Checked != on {
 		a.compareCheck.SetChecked(on)
 	}
+	view := a.singleView
 	if on {
-		a.body.Objects = []fyne.CanvasObject{a.compareView}
-	} else {
-		a.body.Objects = []fyne.CanvasObject{a.singleView}
+		view = a.compareView
 	}
+	a.body.Objects = []fyne.CanvasObject{view}
 	a.body.Refresh()
 	a.refreshExport()
 }
@@ -368,12 +365,7 @@ func (a *App) RunFor(d time.Duration) error {
 
 // Running reports whether any pane is running.
 func (a *App) Running() bool {
-	for _, p := range []*Pane{a.Single, a.Left, a.Right} {
-		if p.Runner.State() == session.Running {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]*Pane{a.Single, a.Left, a.Right}, func(p *Pane) bool { return p.Runner.State() == session.Running })
 }
 
 // RunLines describes the last run of each pane on screen from its record,

@@ -113,8 +113,7 @@ func (e Entry) reason() string {
 // metricWords names a kind of distance briefly: the TSPLIB name as
 // TSPLIB users know it, a point list's metric in words.
 func metricWords(m string) string {
-	switch m {
-	case "GREAT_CIRCLE":
+	if m == "GREAT_CIRCLE" {
 		return "great circle"
 	}
 	return m
@@ -279,11 +278,7 @@ func ExtractSamples(dir string) (string, error) {
 		if st, err := os.Stat(dst); err == nil && st.Size() == int64(len(data)) {
 			return nil
 		}
-		tmp := dst + ".tmp"
-		if err := os.WriteFile(tmp, data, 0o644); err != nil {
-			return err
-		}
-		return os.Rename(tmp, dst)
+		return writeWhole(dst, data)
 	})
 	if err != nil {
 		return "", err
@@ -322,7 +317,6 @@ func (a *App) ShowSource(src string) {
 		}
 		a.addFolder(dir)
 		src = folderLabel(dir)
-		a.folder = dir
 		entries, err = ScanFolder(dir)
 	}
 	if err != nil {
@@ -526,10 +520,9 @@ func (a *App) refreshSources() {
 // (in the error colour) such as a file that could not be read.
 func (a *App) setMessage(text string, isErr bool) {
 	a.message.SetText(Drawable(text))
+	a.message.Importance = widget.MediumImportance
 	if isErr {
 		a.message.Importance = widget.DangerImportance
-	} else {
-		a.message.Importance = widget.MediumImportance
 	}
 	a.message.Refresh()
 }
@@ -557,8 +550,7 @@ func (a *App) browserView() fyne.CanvasObject {
 			}
 		}
 	}
-	a.message = widget.NewLabel("")
-	a.message.Wrapping = fyne.TextWrapWord
+	a.message = newWrapLabel("")
 	a.search = widget.NewEntry()
 	a.search.SetPlaceHolder("Search names")
 	a.search.OnChanged = func(string) { a.applyFilter() }
@@ -582,8 +574,7 @@ func (a *App) newInstanceList() *widget.List {
 			name.Truncation = fyne.TextTruncateEllipsis
 			// The reason a file cannot be read wraps, in a row as tall
 			// as it takes (fitRows); every other second line is one line.
-			why := widget.NewLabel("")
-			why.Wrapping = fyne.TextWrapWord
+			why := newWrapLabel("")
 			why.Importance = widget.DangerImportance
 			why.Hide()
 			return container.NewVBox(name, newSecondaryLabel("n · type · optimum", false), why)
@@ -649,8 +640,7 @@ func (a *App) fitRows() {
 			a.list.SetItemHeight(i, plain)
 			continue
 		}
-		why := widget.NewLabel(Drawable(e.Summary()))
-		why.Wrapping = fyne.TextWrapWord
+		why := newWrapLabel(Drawable(e.Summary()))
 		why.Resize(fyne.NewSize(w, why.MinSize().Height))
 		a.list.SetItemHeight(i, name.MinSize().Height+theme.Padding()+why.MinSize().Height)
 	}

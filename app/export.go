@@ -82,18 +82,14 @@ func (p *Pane) writeExport(w io.Writer, kind string, width, height int, label st
 			s.Title = label + " · " + s.Title
 		}
 		return export.Write(w, kind, s, width, height)
-	case ExportTour:
+	case ExportTour, ExportSVGPath:
 		rep, in, err := p.record(false)
-		if err != nil {
+		switch {
+		case err != nil:
 			return err
-		}
-		return rep.WriteTour(w, in, report.TourTSPLIB)
-	case ExportSVGPath:
-		rep, in, err := p.record(false)
-		if err != nil {
-			return err
-		}
-		if rep.IsPath() {
+		case kind == ExportTour:
+			return rep.WriteTour(w, in, report.TourTSPLIB)
+		case rep.IsPath():
 			return export.WriteSVGOpenPath(w, in, rep.Cities(), width)
 		}
 		return export.WriteSVGPath(w, in, rep.Cities(), width)

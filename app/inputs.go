@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -49,12 +50,7 @@ func (a *App) checkOutput(path string) error {
 func exportName(kind, name string, inputs []string) string {
 	suffix := map[string]string{ExportCSV: "-convergence", ExportJSON: "-report", ExportSVGPath: "-path"}[kind]
 	taken := func(f string) bool {
-		for _, in := range inputs {
-			if strings.EqualFold(filepath.Base(in), f) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(inputs, func(in string) bool { return strings.EqualFold(filepath.Base(in), f) })
 	}
 	f := name + suffix + "." + fileExt(kind)
 	for i := 2; taken(f); i++ {

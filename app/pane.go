@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
@@ -666,10 +667,7 @@ func StatusLine(pr session.Progress, why solver.StopReason) string {
 		st += " · " + pr.Engine
 	}
 	if pr.State == session.Running && pr.Phase != "" {
-		ph := report.Status(pr.Phase, pr.Account)
-		if ph == "" {
-			ph = "searching"
-		}
+		ph := cmp.Or(report.Status(pr.Phase, pr.Account), "searching")
 		if pr.PhaseProgress >= 0 {
 			ph += fmt.Sprintf(" %.0f %%", 100*min(pr.PhaseProgress, 1))
 		} else if pr.Phase != solver.PhaseSearch {

@@ -69,12 +69,25 @@ func (c *runControls) buttons() []fyne.CanvasObject {
 
 // CreateRenderer returns the renderer of the button grid.
 func (c *runControls) CreateRenderer() fyne.WidgetRenderer {
-	return &runControlsRenderer{objects: c.buttons()}
+	return &runControlsRenderer{objectsRenderer{c.buttons()}}
+}
+
+// objectsRenderer is what the renderers of the panes and the settings
+// share: their objects, refreshed each in turn, and nothing to destroy.
+type objectsRenderer struct{ objects []fyne.CanvasObject }
+
+func (r *objectsRenderer) Objects() []fyne.CanvasObject { return r.objects }
+func (r *objectsRenderer) Destroy()                     {}
+
+func (r *objectsRenderer) Refresh() {
+	for _, o := range r.objects {
+		o.Refresh()
+	}
 }
 
 // runControlsRenderer lays the buttons out in rows of controlColumns
 // cells of equal size.
-type runControlsRenderer struct{ objects []fyne.CanvasObject }
+type runControlsRenderer struct{ objectsRenderer }
 
 func (r *runControlsRenderer) cell() fyne.Size {
 	var s fyne.Size
@@ -107,15 +120,6 @@ func (r *runControlsRenderer) MinSize() fyne.Size {
 	return fyne.NewSize(c.Width*controlColumns+pad*(controlColumns-1), c.Height*rows+pad*(rows-1))
 }
 
-func (r *runControlsRenderer) Refresh() {
-	for _, o := range r.objects {
-		o.Refresh()
-	}
-}
-
-func (r *runControlsRenderer) Objects() []fyne.CanvasObject { return r.objects }
-func (r *runControlsRenderer) Destroy()                     {}
-
 // runNumbers is a pane's live numbers (numberKeys), a name and a value a
 // row, and beneath them the schedule the last run ran. It holds the
 // values and whether the engine anneals (the Temperature row shows only
@@ -138,9 +142,7 @@ func newRunNumbers() *runNumbers {
 		n.value[k] = widget.NewLabel("–")
 		n.value[k].Truncation = fyne.TextTruncateEllipsis
 	}
-	n.schedule = widget.NewLabel("")
-	n.schedule.Wrapping = fyne.TextWrapWord
-	n.schedule.SizeName = theme.SizeNameCaptionText
+	n.schedule = newHelpLabel("")
 	n.schedule.Hide()
 	n.ExtendBaseWidget(n)
 	return n
@@ -192,7 +194,7 @@ func (n *runNumbers) CreateRenderer() fyne.WidgetRenderer {
 	}
 	if n.compact {
 		n.schedule.Hide()
-		return &tightFormRenderer{cells: cells}
+		return &tightFormRenderer{objectsRenderer{cells}}
 	}
 	return newFormNoteRenderer(n, cells, n.schedule)
 }
@@ -200,7 +202,7 @@ func (n *runNumbers) CreateRenderer() fyne.WidgetRenderer {
 // tightFormRenderer lays out name and value cells (labels) as a form
 // whose rows are a line of text apart, not a label's height: the labels'
 // padding overlaps, their texts do not.
-type tightFormRenderer struct{ cells []fyne.CanvasObject }
+type tightFormRenderer struct{ objectsRenderer }
 
 // pitch is the distance between two rows.
 func (r *tightFormRenderer) pitch() float32 {
@@ -210,9 +212,9 @@ func (r *tightFormRenderer) pitch() float32 {
 // rows are the shown pairs of cells.
 func (r *tightFormRenderer) rows() [][2]fyne.CanvasObject {
 	var out [][2]fyne.CanvasObject
-	for i := 0; i+1 < len(r.cells); i += 2 {
-		if r.cells[i].Visible() {
-			out = append(out, [2]fyne.CanvasObject{r.cells[i], r.cells[i+1]})
+	for i := 0; i+1 < len(r.objects); i += 2 {
+		if r.objects[i].Visible() {
+			out = append(out, [2]fyne.CanvasObject{r.objects[i], r.objects[i+1]})
 		}
 	}
 	return out
@@ -247,29 +249,20 @@ func (r *tightFormRenderer) MinSize() fyne.Size {
 	return fyne.NewSize(r.nameWidth()+theme.Padding()+rows[0][1].MinSize().Width, float32(len(rows)-1)*r.pitch()+h)
 }
 
-func (r *tightFormRenderer) Refresh() {
-	for _, o := range r.cells {
-		o.Refresh()
-	}
-}
-
-func (r *tightFormRenderer) Objects() []fyne.CanvasObject { return r.cells }
-func (r *tightFormRenderer) Destroy()                     {}
-
 // formNoteRenderer lays out a form of name and value cells and, beneath
 // it when shown, a note as wide as the form: the run's numbers with the
 // schedule, the engine choice with the GPU note.
 type formNoteRenderer struct {
-	w       fyne.Widget
-	form    fyne.Layout
-	cells   []fyne.CanvasObject
-	note    fyne.CanvasObject
-	objects []fyne.CanvasObject
+	objectsRenderer
+	w     fyne.Widget
+	form  fyne.Layout
+	cells []fyne.CanvasObject
+	note  fyne.CanvasObject
 }
 
 func newFormNoteRenderer(w fyne.Widget, cells []fyne.CanvasObject, note fyne.CanvasObject) *formNoteRenderer {
 	objects := append(append([]fyne.CanvasObject{}, cells...), note)
-	return &formNoteRenderer{w: w, form: layout.NewFormLayout(), cells: cells, note: note, objects: objects}
+	return &formNoteRenderer{objectsRenderer: objectsRenderer{objects}, w: w, form: layout.NewFormLayout(), cells: cells, note: note}
 }
 
 // Layout places the form's rows, then the note when shown.
@@ -295,13 +288,8 @@ func (r *formNoteRenderer) MinSize() fyne.Size {
 
 func (r *formNoteRenderer) Refresh() {
 	r.Layout(r.w.Size())
-	for _, o := range r.objects {
-		o.Refresh()
-	}
+	r.objectsRenderer.Refresh()
 }
-
-func (r *formNoteRenderer) Objects() []fyne.CanvasObject { return r.objects }
-func (r *formNoteRenderer) Destroy()                     {}
 
 // statusLines is how many lines the status line keeps room for, so that
 // the controls below it stay in place as its text changes;
@@ -328,8 +316,7 @@ type runStatus struct {
 }
 
 func newRunStatus(text string) *runStatus {
-	s := &runStatus{bar: newFractionBar(), line: widget.NewLabel(text), lines: statusLines}
-	s.line.Wrapping = fyne.TextWrapWord
+	s := &runStatus{bar: newFractionBar(), line: newWrapLabel(text), lines: statusLines}
 	s.clip = container.NewVScroll(s.line)
 	s.ExtendBaseWidget(s)
 	return s
@@ -354,13 +341,13 @@ func (s *runStatus) Text() string { return s.line.Text }
 
 // CreateRenderer returns the renderer of the bar and the line.
 func (s *runStatus) CreateRenderer() fyne.WidgetRenderer {
-	return &runStatusRenderer{s: s, objects: []fyne.CanvasObject{s.bar, s.clip}}
+	return &runStatusRenderer{objectsRenderer{[]fyne.CanvasObject{s.bar, s.clip}}, s}
 }
 
 // runStatusRenderer puts the bar on top and the line beneath it.
 type runStatusRenderer struct {
-	s       *runStatus
-	objects []fyne.CanvasObject
+	objectsRenderer
+	s *runStatus
 }
 
 // lineRoom is the height kept for a status line of n lines.
@@ -386,15 +373,6 @@ func (r *runStatusRenderer) MinSize() fyne.Size {
 	return fyne.NewSize(max(b.Width, l.Width), b.Height+theme.Padding()+h)
 }
 
-func (r *runStatusRenderer) Refresh() {
-	for _, o := range r.objects {
-		o.Refresh()
-	}
-}
-
-func (r *runStatusRenderer) Objects() []fyne.CanvasObject { return r.objects }
-func (r *runStatusRenderer) Destroy()                     {}
-
 // runDetails is the run's account folded under the status line: a
 // "Details" item that opens onto a line a fact; hidden while there is
 // nothing to show.
@@ -404,8 +382,7 @@ type runDetails struct {
 }
 
 func newRunDetails() *runDetails {
-	text := widget.NewLabel("")
-	text.Wrapping = fyne.TextWrapWord
+	text := newWrapLabel("")
 	d := &runDetails{Accordion: widget.NewAccordion(widget.NewAccordionItem("Details", text)), text: text}
 	d.Hide()
 	return d

@@ -1,9 +1,9 @@
 package app
 
 import (
-	"bytes"
 	"fmt"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/instfile"
 )
@@ -39,15 +40,7 @@ func writeSamplePortrait(path string) error {
 	if _, err := os.Stat(path); err == nil {
 		return nil
 	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, gen.SamplePicture(samplePortraitSide)); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, func(w io.Writer) error { return png.Encode(w, gen.SamplePicture(samplePortraitSide)) })
 }
 
 // openExtensions are the files the Open dialog offers: the instance files

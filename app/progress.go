@@ -71,11 +71,13 @@ func (b *fractionBar) CreateRenderer() fyne.WidgetRenderer {
 	r := &fractionBarRenderer{b: b, bg: fcanvas.NewRectangle(color.Transparent), bar: fcanvas.NewRectangle(color.Transparent),
 		label: fcanvas.NewText("", color.Black)}
 	r.label.Alignment = fyne.TextAlignCenter
+	r.objects = []fyne.CanvasObject{r.bg, r.bar, r.label}
 	r.Refresh()
 	return r
 }
 
 type fractionBarRenderer struct {
+	objectsRenderer
 	b       *fractionBar
 	bg, bar *fcanvas.Rectangle
 	label   *fcanvas.Text
@@ -125,9 +127,3 @@ func (r *fractionBarRenderer) Refresh() {
 	r.bar.Refresh()
 	r.label.Refresh()
 }
-
-func (r *fractionBarRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.bg, r.bar, r.label}
-}
-
-func (r *fractionBarRenderer) Destroy() {}

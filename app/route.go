@@ -112,11 +112,7 @@ func (r *routeForm) Valid() bool { return r.checkEnds(r.Ends()) == nil }
 
 // refresh shows the ends' field for a path from A to B, and its error.
 func (r *routeForm) refresh() {
-	if r.Route() == RouteEnds {
-		r.entry.Show()
-	} else {
-		r.entry.Hide()
-	}
+	showIf(r.entry, r.Route() == RouteEnds)
 	showFieldError(r.errMsg, r.checkEnds(r.Ends()))
 	r.box.Refresh()
 	if r.changed != nil {
@@ -146,8 +142,7 @@ func (r *routeForm) enable(on bool) {
 func (s Settings) NewRoute(in *solver.Instance, e solver.Engine) (*route.Route, error) {
 	a, b := -1, -1
 	switch s.Route {
-	case "", RouteTour:
-	case RouteOpen:
+	case "", RouteTour, RouteOpen:
 	case RouteEnds:
 		var err error
 		if a, b, err = route.ParseEnds(s.Ends, in); err != nil {

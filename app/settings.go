@@ -123,15 +123,20 @@ func (f *settingsForm) bind(key, d string) binding.String {
 // secondaryLabel: it wraps to more or fewer lines as the column's width
 // changes, which a RichText's rows did not follow under OpenGL.
 func newHelpLabel(text string) *widget.Label {
-	l := widget.NewLabel(text)
-	l.Wrapping = fyne.TextWrapWord
+	l := newWrapLabel(text)
 	l.SizeName = theme.SizeNameCaptionText
 	return l
 }
 
-func newErrLabel() *widget.Label {
-	l := widget.NewLabel("")
+// newWrapLabel is a label whose text wraps at word boundaries.
+func newWrapLabel(text string) *widget.Label {
+	l := widget.NewLabel(text)
 	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+func newErrLabel() *widget.Label {
+	l := newWrapLabel("")
 	l.Importance = widget.DangerImportance
 	l.Hide()
 	return l
@@ -142,12 +147,9 @@ func (f *settingsForm) build() {
 	algos, unavailable := AvailableAlgorithms()
 	// The engine's description in the foreground colour: its lines change
 	// in number with the engine (see secondaryLabel).
-	f.algoHelp = widget.NewLabel("")
-	f.algoHelp.Wrapping = fyne.TextWrapWord
+	f.algoHelp = newWrapLabel("")
 	f.about = widget.NewAccordion(widget.NewAccordionItem("About the engine", f.algoHelp))
-	f.unavailable = widget.NewLabel("")
-	f.unavailable.Wrapping = fyne.TextWrapWord
-	f.unavailable.SizeName = theme.SizeNameCaptionText
+	f.unavailable = newHelpLabel("")
 	f.unavail = unavailable
 	f.unavailable.Hide()
 	f.picker = newEnginePicker(algos, f.pickAlgorithm, func(b string) {
@@ -156,8 +158,7 @@ func (f *settingsForm) build() {
 	})
 	f.buildTimeAndSeed()
 	f.route = newRouteForm(f)
-	f.gpuLine = widget.NewLabel("")
-	f.gpuLine.Wrapping = fyne.TextWrapWord
+	f.gpuLine = newWrapLabel("")
 	f.gpuLine.Hide()
 	f.budgetNote = newHelpLabel("Time limit: the compare budget above, the same for both panes")
 	f.fields = container.NewVBox()
@@ -336,10 +337,7 @@ func (f *settingsForm) rangeWhy(o solver.Option) string {
 // helpText is the line under an option's field: what it does, its default
 // and the range allowed here.
 func (f *settingsForm) helpText(o solver.Option) string {
-	def := o.Default
-	if def == "" {
-		def = o.Auto
-	}
+	def := cmp.Or(o.Default, o.Auto)
 	if o.Name == "workers" && f.coreShare > 0 {
 		def = fmt.Sprintf("%d, this pane's share of the %s beside the other pane", f.coreShare, report.Plural(runtime.NumCPU(), "core"))
 	}
@@ -419,10 +417,9 @@ func (f *settingsForm) newOptionRow(o solver.Option, backend string) optionRow {
 	r.box = newFieldRow(r.label, r.entry, r.help, r.errMsg)
 	box := r.box
 	r.entry.Validator = func(s string) error { return f.check(o, s) }
-	r.entry.OnChanged = func(s string) { box.ShowError(f.check(o, s)) }
-	if o.Name == optGPUs {
-		r.entry.OnChanged = func(s string) {
-			box.ShowError(f.check(o, s))
+	r.entry.OnChanged = func(s string) {
+		box.ShowError(f.check(o, s))
+		if o.Name == optGPUs {
 			f.gpusChanged()
 		}
 	}
@@ -707,10 +704,7 @@ func (f *settingsForm) Settings() (Settings, error) {
 		return s, fmt.Errorf("settings: %w", err)
 	}
 	// the whole run is checked once, by the pipeline when it starts
-	if err := s.Validate(); err != nil {
-		return s, err
-	}
-	return s, nil
+	return s, s.Validate()
 }
 
 // Set writes s into the form (and so into Preferences).

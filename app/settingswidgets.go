@@ -39,14 +39,14 @@ func (r *fieldRow) ShowError(err error) {
 
 // CreateRenderer returns the field's renderer.
 func (r *fieldRow) CreateRenderer() fyne.WidgetRenderer {
-	return &fieldRowRenderer{r: r, objects: []fyne.CanvasObject{r.label, r.input, r.help, r.errMsg}}
+	return &fieldRowRenderer{objectsRenderer{[]fyne.CanvasObject{r.label, r.input, r.help, r.errMsg}}, r}
 }
 
 // fieldRowRenderer lays out label and input on the first line, then the
 // help and the error (when shown) at the full width.
 type fieldRowRenderer struct {
-	r       *fieldRow
-	objects []fyne.CanvasObject
+	objectsRenderer
+	r *fieldRow
 }
 
 func (fr *fieldRowRenderer) headHeight() float32 {
@@ -92,13 +92,8 @@ func (fr *fieldRowRenderer) MinSize() fyne.Size {
 
 func (fr *fieldRowRenderer) Refresh() {
 	fr.Layout(fr.r.Size())
-	for _, o := range fr.objects {
-		o.Refresh()
-	}
+	fr.objectsRenderer.Refresh()
 }
-
-func (fr *fieldRowRenderer) Objects() []fyne.CanvasObject { return fr.objects }
-func (fr *fieldRowRenderer) Destroy()                     {}
 
 // BackendLabel is how a backend's button names it: CPU, GPU, Auto.
 func BackendLabel(b string) string {
@@ -133,8 +128,7 @@ func newEnginePicker(algos []string, onAlgo func(string), onBackend func(string)
 		btns = append(btns, btn)
 	}
 	p.backendRow = container.NewGridWithColumns(len(backends), btns...)
-	p.gpuNote = widget.NewLabel("")
-	p.gpuNote.Wrapping = fyne.TextWrapWord
+	p.gpuNote = newWrapLabel("")
 	p.gpuNote.Importance = widget.WarningImportance
 	p.gpuNote.Hide()
 	p.names = []fyne.CanvasObject{widget.NewLabel("Algorithm"), widget.NewLabel("Backend")}
@@ -203,9 +197,7 @@ func (r *pickerRenderer) MinSize() fyne.Size { return r.current().MinSize() }
 
 func (r *pickerRenderer) Refresh() {
 	r.Layout(r.p.Size())
-	for _, o := range r.form.objects {
-		o.Refresh()
-	}
+	r.form.objectsRenderer.Refresh()
 }
 
 func (r *pickerRenderer) Objects() []fyne.CanvasObject { return r.form.objects }

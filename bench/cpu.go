@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -29,12 +30,9 @@ func init() {
 
 // cpuBudgets returns the time per run of auto and of the other engines.
 func cpuBudgets(opt Options) (auto, other time.Duration) {
-	auto = cpuAutoTime
-	if opt.Quick {
+	auto = cmp.Or(opt.Time, cpuAutoTime)
+	if opt.Quick && opt.Time == 0 {
 		auto = time.Second
-	}
-	if opt.Time > 0 {
-		auto = opt.Time
 	}
 	other = min(cpuOtherTime, auto/5)
 	if opt.Quick {
@@ -79,10 +77,7 @@ func runCPU(ctx context.Context, opt Options, out io.Writer) error {
 			tb.addRowAt(k, row...)
 		}
 	}
-	w := opt.Workers
-	if w == 0 {
-		w = runtime.NumCPU()
-	}
+	w := cmp.Or(opt.Workers, runtime.NumCPU())
 	tb.Notes = []string{
 		"machine: " + HostCPU() + fmt.Sprintf("; %d workers; %s", w, runtime.Version()),
 		fmt.Sprintf("time per run: auto %s, every other engine %s (the SA engines end earlier when their schedule ends); seeds 1..%d", autoTime, otherTime, runs),

@@ -112,13 +112,7 @@ func (s *gpuSuite) annealing(cpuLimit time.Duration) error {
 	gp := s.engine("pspm", solver.BackendGPU)
 	cs := s.engine("sspm", solver.BackendCPU)
 	cp := s.engine("pssm", solver.BackendCPU)
-	insts := LamInstances
-	if s.opt.Quick {
-		insts = insts[:3]
-	}
-	if len(s.opt.Instances) > 0 {
-		insts = s.opt.Instances
-	}
+	insts := s.instances(LamInstances, LamInstances[:3])
 	var sides [3][]gpuSide // pspm, sspm, pssm
 	err := s.each(insts, s.note, func(name string, in *solver.Instance) error {
 		g := s.run("pspm", gp, in, solver.Params{Seed: 1})

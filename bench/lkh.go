@@ -2,7 +2,6 @@ package bench
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
@@ -300,11 +300,7 @@ func lkhProblem(dir string, in *solver.Instance) error {
 			}
 		}
 	}
-	var buf bytes.Buffer
-	if err := tsplib.WriteInstance(&buf, in); err != nil {
-		return err
-	}
-	return os.WriteFile(dst, buf.Bytes(), 0o644)
+	return atomicfile.Write(dst, func(w io.Writer) error { return tsplib.WriteInstance(w, in) })
 }
 
 // tailBuffer keeps the last 4 KiB written to it (a process's stderr, for its error message).
@@ -366,10 +362,4 @@ func lkhNote() string {
 }
 
 // fmtCities writes n with thousands separators (10,000).
-func fmtCities(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+func fmtCities(n int) string { return solver.GroupDigits(strconv.Itoa(n)) }

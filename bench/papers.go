@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -112,12 +113,7 @@ func (t *paperTable) col(name string) int {
 	if t == nil {
 		return -1
 	}
-	for i, h := range t.header {
-		if h == name {
-			return i
-		}
-	}
-	return -1
+	return slices.Index(t.header, name)
 }
 
 // cell returns the cell of column name in the first row whose leading cells equal keys, as printed, or PaperNA.

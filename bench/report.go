@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -135,10 +136,7 @@ func newReportRun(ctx context.Context, opt ReportOptions) (*reportRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	rr := &reportRun{repro: r, ropt: opt, build: opt.Build, date: time.Now().UTC().Format("2006-01-02"), loadAvg: loadNote()}
-	if rr.build == "" {
-		rr.build = BinaryBuild()
-	}
+	rr := &reportRun{repro: r, ropt: opt, build: cmp.Or(opt.Build, BinaryBuild()), date: time.Now().UTC().Format("2006-01-02"), loadAvg: loadNote(), autoSlack: map[string]time.Duration{}}
 	if rr.build == "unknown" {
 		return nil, errors.New("report: this binary names no commit (built with -buildvcs=false): pass the build the tables name")
 	}
@@ -264,9 +262,4 @@ func gpuName(device string) string {
 }
 
 // gpuName is the GPU the tables name: the one read before the GPU parts, else the one of the last GPU run.
-func (rr *reportRun) gpuName() string {
-	if rr.gpu != "" {
-		return rr.gpu
-	}
-	return gpuName(rr.device)
-}
+func (rr *reportRun) gpuName() string { return cmp.Or(rr.gpu, gpuName(rr.device)) }

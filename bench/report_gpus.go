@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -94,19 +95,16 @@ func (rr *reportRun) gpusTable() (*Table, error) {
 	s := gpusSettingOf(rr.opt.Quick)
 	counts := countsUpTo(host)
 	rr.warmGPUs(s, counts[len(counts)-1])
+	auto := func(s gpusSetting, counts []int) ([]gpusRow, error) { return rr.gpusAuto(s, counts, start) }
 	var rows []gpusRow
-	for _, part := range []func(gpusSetting, []int) ([]gpusRow, error){rr.gpusPSPM, rr.gpusClimb, rr.gpusBatch} {
+	for _, part := range []func(gpusSetting, []int) ([]gpusRow, error){rr.gpusPSPM, rr.gpusClimb, rr.gpusBatch, auto} {
 		r, err := part(s, counts)
 		if err != nil {
 			return nil, err
 		}
 		rows = append(rows, r...)
 	}
-	r, err := rr.gpusAuto(s, counts, start)
-	if err != nil {
-		return nil, err
-	}
-	return gpusTableOf(append(rows, r...), host), nil
+	return gpusTableOf(rows, host), nil
 }
 
 // warmGPUs opens the contexts of the first n GPUs with a run of pspm on s.lam's first instance, not
@@ -122,13 +120,7 @@ func (rr *reportRun) warmGPUs(s gpusSetting, n int) {
 
 // countsUpTo are the counts of gpusCounts the host's GPUs allow.
 func countsUpTo(host int) []int {
-	var out []int
-	for _, n := range gpusCounts {
-		if n <= host {
-			out = append(out, n)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(gpusCounts), func(n int) bool { return n > host })
 }
 
 // onGPUs is p with the engines' GPU selection set to the first n usable GPUs.
@@ -154,29 +146,13 @@ func (rr *reportRun) gpusPSPM(s gpusSetting, counts []int) ([]gpusRow, error) {
 	what := fmt.Sprintf("`pspm`, %d of Lam et al.'s instances, their schedule, seed 1", len(s.lam))
 	var rows []gpusRow
 	for _, n := range counts {
-		var secs, rates []float64
-		atOpt, used := 0, 0
-		err := rr.each(s.lam, nil, func(name string, in *solver.Instance) error {
-			res, ok := rr.solve(e, in, onGPUs(solver.Params{Seed: 1}, n))
-			if !ok {
-				return fmt.Errorf("pspm on %s on %d GPUs failed", name, n)
-			}
-			g, ok := solver.GapPercent(res.Length, in.Optimum)
-			if !ok {
-				return fmt.Errorf("%s: no optimum", name)
-			}
-			if res.Length == in.Optimum {
-				atOpt++
-			}
-			secs, rates, used = append(secs, g), append(rates, res.MovesPerSecond()), max(used, usedGPUs(res))
-			return nil
-		})
+		x, err := rr.pspmOnLam(e, s.lam, onGPUs(solver.Params{Seed: 1}, n), fmt.Sprintf(" on %d GPUs", n))
 		if err != nil {
 			return nil, err
 		}
-		rr.logf("gpus: pspm on %d GPUs: %.3g moves/s, SEC %.3f %%", n, mean(rates), mean(secs))
-		rows = append(rows, gpusRow{what: what, gpus: n, used: used, rate: mean(rates), unit: "moves/s",
-			tours: fmt.Sprintf("SEC %s %%, %d at the optimum", spreadCell(secs, "%.3f"), atOpt)})
+		rr.logf("gpus: pspm on %d GPUs: %.3g moves/s, SEC %.3f %%", n, mean(x.rates), mean(x.secs))
+		rows = append(rows, gpusRow{what: what, gpus: n, used: x.used, rate: mean(x.rates), unit: "moves/s",
+			tours: fmt.Sprintf("SEC %s %%, %d at the optimum", spreadCell(x.secs, "%.3f"), x.atOpt)})
 	}
 	return rows, nil
 }
@@ -364,9 +340,6 @@ func (rr *reportRun) autoRuns(e solver.Engine, name string, d time.Duration, cou
 		res, ok := rr.solve(e, in, onGPUs(solver.Params{Seed: 1, TimeLimit: d}, n))
 		if !ok {
 			return nil, fmt.Errorf("GPU auto on %s on %d GPUs failed", name, n)
-		}
-		if rr.autoSlack == nil {
-			rr.autoSlack = map[string]time.Duration{}
 		}
 		rr.autoSlack[name] = max(rr.autoSlack[name], time.Since(t0)-d)
 		rr.logf("gpus: auto on %s on %d GPUs: %d (%.4f %%)", name, n, res.Length, c.gap(res.Length))

@@ -98,23 +98,7 @@ func (rr *reportRun) kernelPSPM() (*Table, error) {
 	if rr.opt.Quick {
 		names = names[:3]
 	}
-	var secs, rates, times []float64
-	atOpt := 0
-	err := rr.each(names, nil, func(name string, in *solver.Instance) error {
-		res, ok := rr.solve(e, in, solver.Params{Seed: 1})
-		if !ok {
-			return fmt.Errorf("pspm on %s failed", name)
-		}
-		g, ok := solver.GapPercent(res.Length, in.Optimum)
-		if !ok {
-			return fmt.Errorf("%s: no optimum", name)
-		}
-		if res.Length == in.Optimum {
-			atOpt++
-		}
-		secs, rates, times = append(secs, g), append(rates, res.MovesPerSecond()), append(times, res.Elapsed.Seconds())
-		return nil
-	})
+	x, err := rr.pspmOnLam(e, names, solver.Params{Seed: 1}, "")
 	if err != nil {
 		return nil, err
 	}
@@ -124,9 +108,38 @@ func (rr *reportRun) kernelPSPM() (*Table, error) {
 		pRate = fmt.Sprintf("%.3g", v*1e6)
 	}
 	t := &Table{Header: []string{"who", "instances", "SEC %, mean (range)", "at the optimum", "moves/s, mean (range)", "run time s, mean (range)"}}
-	t.AddRow("ours, seed 1", len(secs), spreadCell(secs, "%.3f"), atOpt, spreadCell(rates, "%.3g"), spreadCell(times, "%.2f"))
+	t.AddRow("ours, seed 1", len(x.secs), spreadCell(x.secs, "%.3f"), x.atOpt, spreadCell(x.rates, "%.3g"), spreadCell(x.times, "%.2f"))
 	t.AddRow("Lam et al., Table 2 (Tesla C2050, mean of 10 runs)", 20, pt.cell("GPU PSPM SEC (%)", "average"), "", pRate, "")
 	return t, nil
+}
+
+// pspmRuns are GPU pspm's runs on some of Lam et al.'s instances: each run's SEC, moves a second and
+// time, the runs that ended at the optimum and the most GPUs a run used.
+type pspmRuns struct {
+	secs, rates, times []float64
+	atOpt, used        int
+}
+
+// pspmOnLam runs e with p on the named instances; where names the runs' place in a failure.
+func (rr *reportRun) pspmOnLam(e solver.Engine, names []string, p solver.Params, where string) (pspmRuns, error) {
+	var x pspmRuns
+	err := rr.each(names, nil, func(name string, in *solver.Instance) error {
+		res, ok := rr.solve(e, in, p)
+		if !ok {
+			return fmt.Errorf("pspm on %s%s failed", name, where)
+		}
+		g, ok := solver.GapPercent(res.Length, in.Optimum)
+		if !ok {
+			return fmt.Errorf("%s: no optimum", name)
+		}
+		if res.Length == in.Optimum {
+			x.atOpt++
+		}
+		x.secs, x.rates, x.times = append(x.secs, g), append(x.rates, res.MovesPerSecond()), append(x.times, res.Elapsed.Seconds())
+		x.used = max(x.used, usedGPUs(res))
+		return nil
+	})
+	return x, err
 }
 
 // batchInstances are count uniform instances of n cities, seeds 1..count (`tsp gen --kind uniform`).
@@ -224,14 +237,12 @@ func (rr *reportRun) batchReference(ins []*solver.Instance, each time.Duration) 
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.NumCPU() {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			var pl session.Pipeline
 			for i := range next {
 				ref[i], errs[i] = bestOfSeeds(rr.ctx, &pl, e, ins[i], each)
 			}
-		}()
+		})
 	}
 	for i := range ins {
 		next <- i

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/csv"
 	"errors"
@@ -9,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"text/template"
 
@@ -22,11 +20,6 @@ import (
 //
 //go:embed report.md.tmpl
 var reportTemplate string
-
-// ReportDocMaxLines is the most lines of the page; the builds it names
-// are at most one a part of the plan (ReportParts), each part one run of
-// one build.
-const ReportDocMaxLines = 250
 
 // WriteReportDoc writes the benchmark page from the template and the tables' CSV files in results.
 func WriteReportDoc(w io.Writer, results string) error {
@@ -81,17 +74,8 @@ func tableMarkdown(results, id string) (string, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "*Build %s, %s, %s.*\n\n", meta[0], meta[1], meta[2])
-	bw := bufio.NewWriter(&b)
-	cols := len(t.Header)
-	writeMDRow(bw, t.Header, cols)
-	writeMDRow(bw, strings.Split(strings.Repeat("---,", cols-1)+"---", ","), cols)
-	for _, r := range t.Rows {
-		writeMDRow(bw, r, cols)
-	}
-	if err := bw.Flush(); err != nil {
-		return "", err
-	}
-	return b.String(), nil
+	err = t.Markdown(&b)
+	return b.String(), err
 }
 
 // readReportCSV reads a table the plan wrote: the build, machine and date (the same on every row)
@@ -120,27 +104,4 @@ func readReportCSV(r io.Reader, path string) (meta [3]string, t *Table, err erro
 		t.Rows = append(t.Rows, rec[3:])
 	}
 	return meta, t, nil
-}
-
-// ReportBuilds are the builds the tables in results name, each once, in the plan's order.
-func ReportBuilds(results string) ([]string, error) {
-	var out []string
-	for _, s := range reportPlan {
-		path := filepath.Join(results, "report-"+s.id+".csv")
-		b, err := os.ReadFile(path)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		meta, _, err := readReportCSV(bytes.NewReader(b), path)
-		if err != nil {
-			return nil, err
-		}
-		if !slices.Contains(out, meta[0]) {
-			out = append(out, meta[0])
-		}
-	}
-	return out, nil
 }

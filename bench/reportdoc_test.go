@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -176,4 +177,32 @@ func TestReportFiles(t *testing.T) {
 	if got := ReportFiles([]string{"gpu-a"}); slices.Contains(got, "a280.tsp") {
 		t.Errorf("gpu-a reads a280, the cpu part's: %v", got)
 	}
+}
+
+// ReportDocMaxLines is the most lines of the page; the builds it names
+// are at most one a part of the plan (ReportParts), each part one run of
+// one build.
+const ReportDocMaxLines = 250
+
+// ReportBuilds are the builds the tables in results name, each once, in the plan's order.
+func ReportBuilds(results string) ([]string, error) {
+	var out []string
+	for _, s := range reportPlan {
+		path := filepath.Join(results, "report-"+s.id+".csv")
+		b, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		meta, _, err := readReportCSV(bytes.NewReader(b), path)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, meta[0]) {
+			out = append(out, meta[0])
+		}
+	}
+	return out, nil
 }

@@ -237,25 +237,19 @@ func (r *repro) finish(out io.Writer, stop error, tables ...*Table) error {
 			t.Notes = append(t.Notes, note)
 		}
 	}
-	for _, t := range tables {
-		if r.opt.OutDir != "" {
-			if err := t.Save(r.opt.OutDir, t.file); err != nil {
-				return errors.Join(err, stop)
-			}
+	rep := newReport(r.name, r.opt.Shard, tables)
+	if r.opt.OutDir != "" {
+		if err := rep.Save(r.opt.OutDir); err != nil {
+			return errors.Join(err, stop)
 		}
 	}
 	if r.opt.JSON != "" {
-		if err := writeReport(r.opt.JSON, r.name, r.opt.Shard, tables); err != nil {
+		if err := atomicfile.Write(r.opt.JSON, rep.WriteJSON); err != nil {
 			return errors.Join(err, stop)
 		}
 	}
-	for i, t := range tables {
-		if i > 0 {
-			fmt.Fprintln(out)
-		}
-		if err := t.Markdown(out); err != nil {
-			return errors.Join(err, stop)
-		}
+	if err := rep.Print(out); err != nil {
+		return errors.Join(err, stop)
 	}
 	return stop
 }

@@ -57,12 +57,11 @@ func delevacqTrials(n int) int {
 	return 10
 }
 
-// delevacqPop is one trial of a population of nb_sol searches of it_lim kicks each: the best length, the GPU's wall time, the sequential time (estimated from the searches it ran) and the kicks made.
+// delevacqPop is one trial of a population of nb_sol searches of it_lim kicks each: the best length, the GPU's wall time and the sequential time (estimated from the searches it ran).
 type delevacqPop struct {
 	best             int64
 	gpu, cpu         time.Duration
 	cpuRan           int
-	gpuKicks         int64
 	gpuOK, cpuOK     bool
 	gpuDevice, error string
 }
@@ -75,7 +74,7 @@ func (r *repro) devicePopulation(out *delevacqPop, in *solver.Instance, nb, itLi
 	if err != nil {
 		out.error = err.Error()
 	}
-	out.best, out.gpu, out.gpuDevice, out.gpuKicks = res.Length, res.Elapsed, res.Device, int64(nb)*int64(itLim)
+	out.best, out.gpu, out.gpuDevice = res.Length, res.Elapsed, res.Device
 }
 
 // delevacqPopulation runs one trial: nb GPU searches at once (at most 2 per CPU core in flight) and up to delevacqCPUSample of the same searches one after the other on one core.
@@ -107,7 +106,6 @@ func (r *repro) delevacqPopulation(g, c solver.Engine, in *solver.Instance, nb, 
 					return
 				}
 				out.gpuDevice = x.Device
-				out.gpuKicks += x.Steps
 				if out.best < 0 || x.Length < out.best {
 					out.best = x.Length
 				}
@@ -668,10 +666,9 @@ func (r *repro) luongMeasure(g, c solver.Engine, rows []*luongRow, iters, runs i
 // luongAddRow adds x's row beside the paper's cells, logs it, and returns the mean times in seconds of the reference and the two GPU variants.
 func (r *repro) luongAddRow(t *Table, x *luongRow, iters int, p6, p7 *paperTable) (cs, ts, ns float64) {
 	in := x.in
-	secs := func(res solver.Result) float64 { return res.Elapsed.Seconds() }
 	m := int64(in.N) * int64(in.N-1) / 2
-	ts, okt := x.gt.mean(secs)
-	ns, okn := x.gn.mean(secs)
+	ts, okt := x.gt.mean(lamSecs)
+	ns, okn := x.gn.mean(lamSecs)
 	cs, okc := x.ref.secs, x.ref.ok
 	how := "n/a"
 	if okc {

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -224,12 +225,7 @@ func (s *lamSuite) params(impl int, seed uint64) solver.Params {
 }
 
 // threads is Pm (CPU SSPM) and TPB (GPU PSPM) of Tables 2 and 3: 12 (Table 1) unless --threads.
-func (s *lamSuite) threads() int {
-	if s.opt.Threads > 0 {
-		return s.opt.Threads
-	}
-	return 12
-}
+func (s *lamSuite) threads() int { return cmp.Or(s.opt.Threads, 12) }
 
 // table2Row runs every implementation s.runs times on in over the full schedule, adds the instance's Table 2 row and returns the runs.
 func (s *lamSuite) table2Row(name string, in *solver.Instance) [3]lamRuns {
@@ -296,12 +292,7 @@ func (s *lamSuite) averageRows() {
 }
 
 // runs4 is the number of runs per instance and value in Table 4: one unless --runs.
-func (s *lamSuite) runs4() int {
-	if s.opt.Runs > 0 {
-		return s.opt.Runs
-	}
-	return 1
-}
+func (s *lamSuite) runs4() int { return max(s.opt.Runs, 1) }
 
 // table4 sweeps Pm (CPU SSPM) and TPB (GPU PSPM) over the full schedule, means over the instances, and plots the sweep beside the paper's.
 func (s *lamSuite) table4() error {

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -199,10 +200,7 @@ func (l *lamSlots) release() {
 
 // table3Cores is the number of CPU runs Table 3 runs at once: --workers, else all cores but one (left to the GPU's host side).
 func (s *lamSuite) table3Cores() int {
-	if s.opt.Workers > 0 {
-		return s.opt.Workers
-	}
-	return max(1, runtime.NumCPU()-1)
+	return cmp.Or(s.opt.Workers, max(1, runtime.NumCPU()-1))
 }
 
 // table3Cap is a trial's cap: --time, else a minute (Quick: a second).
@@ -220,12 +218,7 @@ func (s *lamSuite) pssmCap(sspm lamTC) time.Duration {
 }
 
 // pssmFactor is 5 (the paper stopped CPU PSSM at 5x SSPM's time), times --scale when given.
-func (s *lamSuite) pssmFactor() float64 {
-	if s.opt.Scale > 0 {
-		return 5 * s.opt.Scale
-	}
-	return 5
-}
+func (s *lamSuite) pssmFactor() float64 { return 5 * cmp.Or(s.opt.Scale, 1) }
 
 // lamT3In is one instance of Table 3 and CPU SSPM's runs of Table 2 (none when Table 2 did not run: Table 3 then runs them).
 type lamT3In struct {
@@ -362,40 +355,37 @@ func (s *lamSuite) measure3(pool *lamPool, prio int, x lamT3In) lamT3Out {
 	}
 	limit := s.table3Cap()
 	tr := &lamTrials3{s: s, pool: pool, prio: prio, x: x, thr: o.thr}
-	trials, done := &tr.trials, &tr.done
-	wg := &tr.wg
-	startTrials := tr.start
 	if o.prior == nil {
-		startTrials(lamPSPM, limit)
-		startTrials(lamSSPM, limit)
+		tr.start(lamPSPM, limit)
+		tr.start(lamSSPM, limit)
 	}
 	// CPU PSSM's trials once SSPM's are done, capped by SSPM's mean time to the threshold
-	wg.Go(func() {
-		done[lamSSPM].Wait()
+	tr.wg.Go(func() {
+		tr.done[lamSSPM].Wait()
 		if o.prior != nil {
 			o.pssmCap = min(limit, time.Duration(s.pssmFactor()*float64(o.prior.sspmMean)))
 		} else {
-			o.tc[lamSSPM] = summarizeTC(trials[lamSSPM], limit)
+			o.tc[lamSSPM] = summarizeTC(tr.trials[lamSSPM], limit)
 			o.pssmCap = s.pssmCap(o.tc[lamSSPM])
 		}
-		startTrials(lamPSSM, o.pssmCap)
+		tr.start(lamPSSM, o.pssmCap)
 	})
-	done[lamPSPM].Wait()
+	tr.done[lamPSPM].Wait()
 	at := time.Duration(0)
 	if o.prior != nil {
 		at = o.prior.convAt
 	} else {
-		o.tc[lamPSPM] = summarizeTC(trials[lamPSPM], limit)
+		o.tc[lamPSPM] = summarizeTC(tr.trials[lamPSPM], limit)
 		at = o.tc[lamPSPM].mean()
 	}
 	var conv [3][]float64
 	var convOK [3][]bool
 	if at > 0 {
 		o.convAt = at
-		conv, convOK = s.startConv3(pool, prio, x, at, wg)
+		conv, convOK = s.startConv3(pool, prio, x, at, &tr.wg)
 	}
-	wg.Wait()
-	o.tc[lamPSSM] = summarizeTC(trials[lamPSSM], o.pssmCap)
+	tr.wg.Wait()
+	o.tc[lamPSSM] = summarizeTC(tr.trials[lamPSSM], o.pssmCap)
 	o.meanConv(conv, convOK)
 	s.log3(x, &o)
 	return o
@@ -490,9 +480,7 @@ func (s *lamSuite) addRow3(x lamT3In, o lamT3Out) {
 		if ok {
 			s.sumTC[e] += v
 			s.cntTC[e]++
-			if bound {
-				s.boundTC[e] = true
-			}
+			s.boundTC[e] = s.boundTC[e] || bound
 		}
 	}
 	var convCell, diffCell [3]string
@@ -578,7 +566,6 @@ type lamT3Prior struct {
 	sspmV, pspmV         float64 // their values (10^-2 /s)
 	sspmBound, pspmBound bool    // "≤": an upper bound
 	sspmMean, convAt     time.Duration
-	atBound              bool // "≥": some GPU trial did not reach it
 }
 
 // lamT3PriorColumns are the columns a prior row needs, by header name.
@@ -608,11 +595,10 @@ func lamT3PriorRow(col map[string]int, rec []string) (string, *lamT3Prior, error
 	if p.pspmV, p.pspmBound, ok = lamBoundValue(p.tcPSPM, "≤"); !ok || p.pspmV <= 0 {
 		return name, nil, fmt.Errorf("TC GPU PSPM %q is not a measured TC", p.tcPSPM)
 	}
-	at, atBound, ok := lamBoundValue(p.at, "≥")
+	at, _, ok := lamBoundValue(p.at, "≥")
 	if !ok || at <= 0 {
 		return name, nil, fmt.Errorf("GPU mean time to threshold %q is not a time", p.at)
 	}
-	p.atBound = atBound
 	p.convAt = time.Duration(at * float64(time.Second))
 	// TC = 100 / mean time in seconds: the mean comes back from the printed TC, to its rounding
 	p.sspmMean = time.Duration(100 / p.sspmV * float64(time.Second))

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -8,7 +9,6 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -170,20 +170,16 @@ func (s *oneilSuite) throughput() (*Table, error) {
 	sizes := oneilSizes
 	minKernel, tries := time.Second, 3
 	T := s.budget(2*time.Second, 200*time.Millisecond)
+	kernelCol := "GPU kernel moves/s (best of 3)"
+	warm, window := 300*time.Millisecond, minKernel
 	if opt.Quick {
 		sizes, minKernel, tries = []int{200, 500}, 0, 1
-	}
-	kernelCol := "GPU kernel moves/s (best of 3)"
-	if opt.Quick {
 		kernelCol = "GPU kernel moves/s (quick: one series)"
+		warm, window = 50*time.Millisecond, 100*time.Millisecond
 	}
 	t := &Table{Title: "O'Neil & Burtscher Figs. 6/8: 2-opt moves evaluated per second on the first n cities of " + s.src, file: "oneil",
 		Header: []string{"cities", kernelCol, "climber kernel moves/s", "climber kernel climbs/s", "climber passes per climb", "GPU 2opt-climb moves/s", "GPU climbs/s", "CPU 2opt-climb moves/s", "CPU climbs/s", "GPU kernel / CPU", "paper (K40 tuned)", "paper (GPU / 20 CPU cores)"}}
 	var xs, ky, gy, cy, fx, fy []float64
-	warm, window := 300*time.Millisecond, minKernel
-	if opt.Quick {
-		warm, window = 50*time.Millisecond, 100*time.Millisecond
-	}
 	for i, n := range sizes {
 		if s.ctx.Err() != nil {
 			return nil, s.ctx.Err()
@@ -464,12 +460,7 @@ func smallestInstances(dir string, k int) []string {
 			all = append(all, inst{strings.TrimSuffix(filepath.Base(f), ".tsp"), h.Dimension})
 		}
 	}
-	sort.Slice(all, func(i, j int) bool {
-		if all[i].n != all[j].n {
-			return all[i].n < all[j].n
-		}
-		return all[i].name < all[j].name
-	})
+	slices.SortFunc(all, func(a, b inst) int { return cmp.Or(cmp.Compare(a.n, b.n), strings.Compare(a.name, b.name)) })
 	var out []string
 	for i := 0; i < len(all) && i < k; i++ {
 		out = append(out, all[i].name)

@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 	"slices"
-
-	"github.com/tsplab/tsplab/internal/atomicfile"
 )
 
 // Shard is one part of a suite run split over machines: the rows whose
@@ -24,6 +22,14 @@ func (s Shard) Whole() bool { return s.N <= 1 }
 
 // Has reports whether row k of the suite's order is the shard's.
 func (s Shard) Has(k int) bool { return s.Whole() || k%s.N == s.I }
+
+// String is the shard as --shard takes it ("" for the whole run).
+func (s Shard) String() string {
+	if s.Whole() {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.I, s.N)
+}
 
 // shardable are the suites whose rows a Shard splits.
 var shardable = map[string]bool{"cpu": true}
@@ -74,9 +80,8 @@ func (rep Report) WriteJSON(w io.Writer) error {
 	return enc.Encode(rep)
 }
 
-// writeReport writes the suite's tables to path as a Report, whole or not
-// at all.
-func writeReport(path, suite string, shard Shard, tables []*Table) error {
+// newReport is the suite's tables as a Report of shard.
+func newReport(suite string, shard Shard, tables []*Table) Report {
 	rep := Report{Suite: suite}
 	if !shard.Whole() {
 		rep.Shard = &shard
@@ -84,7 +89,7 @@ func writeReport(path, suite string, shard Shard, tables []*Table) error {
 	for _, t := range tables {
 		rep.Tables = append(rep.Tables, t.asJSON())
 	}
-	return atomicfile.Write(path, rep.WriteJSON)
+	return rep
 }
 
 // ReadReport reads a Report that `tsp bench --json` wrote.

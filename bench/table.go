@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/tsplab/tsplab/internal/atomicfile"
+	"github.com/tsplab/tsplab/solver/report"
 )
 
 // Table is one result table of a suite, written as markdown and CSV from the same rows.
@@ -104,12 +105,7 @@ func HostCPU() string {
 	if model == "" {
 		model = runtime.GOOS + "/" + runtime.GOARCH
 	}
-	n := runtime.NumCPU()
-	unit := "cores"
-	if n == 1 {
-		unit = "core"
-	}
-	return fmt.Sprintf("%s, %d %s", model, n, unit)
+	return model + ", " + report.Plural(runtime.NumCPU(), "core")
 }
 
 // cpuModel returns the first "model name" in a cpuinfo file, or "".

@@ -128,13 +128,7 @@ func (c *Curve) add(p export.CurvePoint) {
 }
 
 // Reset removes every point.
-func (c *Curve) Reset() {
-	c.mu.Lock()
-	c.pts = nil
-	c.mu.Unlock()
-	c.Refresh()
-	c.refreshPeers()
-}
+func (c *Curve) Reset() { c.change(func() { c.pts = nil }) }
 
 // SetOptimum sets the known optimum drawn as a dashed line (0: none).
 func (c *Curve) SetOptimum(o int64) { c.setLine(o, false) }
@@ -144,8 +138,14 @@ func (c *Curve) SetOptimum(o int64) { c.setLine(o, false) }
 func (c *Curve) SetBound(lb int64) { c.setLine(lb, true) }
 
 func (c *Curve) setLine(v int64, isBound bool) {
+	c.change(func() { c.optimum, c.isBound = v, isBound })
+}
+
+// change makes a change of the plot under its lock, then redraws it and
+// the plots on its axes.
+func (c *Curve) change(f func()) {
 	c.mu.Lock()
-	c.optimum, c.isBound = v, isBound
+	f()
 	c.mu.Unlock()
 	c.Refresh()
 	c.refreshPeers()
@@ -161,13 +161,7 @@ func (c *Curve) SetFormat(f func(int64) string) {
 }
 
 // SetTimeSpan sets the least time the x axis spans, e.g. the time limit.
-func (c *Curve) SetTimeSpan(d time.Duration) {
-	c.mu.Lock()
-	c.xmax = d
-	c.mu.Unlock()
-	c.Refresh()
-	c.refreshPeers()
-}
+func (c *Curve) SetTimeSpan(d time.Duration) { c.change(func() { c.xmax = d }) }
 
 // Points returns a copy of the curve's points.
 func (c *Curve) Points() []export.CurvePoint {

@@ -90,17 +90,17 @@ func (t *TourView) View() export.View {
 
 // SetView sets the zoom and pan.
 func (t *TourView) SetView(v export.View) {
-	t.mu.Lock()
 	v.Zoom = math.Min(math.Max(v.Zoom, MinZoom), MaxZoom)
-	t.view = v
-	t.mu.Unlock()
-	t.Refresh()
+	t.change(func() { t.view = v })
 }
 
 // Fit shows the whole instance.
-func (t *TourView) Fit() {
+func (t *TourView) Fit() { t.change(func() { t.view = export.FitView(t.bounds) }) }
+
+// change makes a change of the view under its lock, then redraws it.
+func (t *TourView) change(f func()) {
 	t.mu.Lock()
-	t.view = export.FitView(t.bounds)
+	f()
 	t.mu.Unlock()
 	t.Refresh()
 }
@@ -117,26 +117,24 @@ func (t *TourView) ZoomAt(factor float64, pos fyne.Position) {
 	if factor <= 0 {
 		return
 	}
-	t.mu.Lock()
-	tr := t.transform()
-	wx, wy := tr.Invert(float64(pos.X), float64(pos.Y))
-	z := math.Min(math.Max(t.view.Zoom*factor, MinZoom), MaxZoom)
-	scale := tr.Scale / t.view.Zoom * z
-	t.view.Zoom = z
-	t.view.CX = wx - (float64(pos.X)-tr.HalfW)/scale
-	t.view.CY = wy + (float64(pos.Y)-tr.HalfH)/scale
-	t.mu.Unlock()
-	t.Refresh()
+	t.change(func() {
+		tr := t.transform()
+		wx, wy := tr.Invert(float64(pos.X), float64(pos.Y))
+		z := math.Min(math.Max(t.view.Zoom*factor, MinZoom), MaxZoom)
+		scale := tr.Scale / t.view.Zoom * z
+		t.view.Zoom = z
+		t.view.CX = wx - (float64(pos.X)-tr.HalfW)/scale
+		t.view.CY = wy + (float64(pos.Y)-tr.HalfH)/scale
+	})
 }
 
 // PanBy moves the picture by (dx, dy) widget units.
 func (t *TourView) PanBy(dx, dy float32) {
-	t.mu.Lock()
-	tr := t.transform()
-	t.view.CX -= float64(dx) / tr.Scale
-	t.view.CY += float64(dy) / tr.Scale
-	t.mu.Unlock()
-	t.Refresh()
+	t.change(func() {
+		tr := t.transform()
+		t.view.CX -= float64(dx) / tr.Scale
+		t.view.CY += float64(dy) / tr.Scale
+	})
 }
 
 // Scrolled zooms about the pointer: each wheel notch is 15%.
@@ -244,17 +242,9 @@ func LegendFor(s export.Scene) []string { return export.LegendFor(s) }
 func (l *legend) set(s export.Scene) {
 	names := LegendFor(s)
 	for name, row := range l.rows {
-		if slices.Contains(names, name) {
-			row.Show()
-		} else {
-			row.Hide()
-		}
+		showIf(row, slices.Contains(names, name))
 	}
-	if len(names) == 0 {
-		l.box.Hide()
-	} else {
-		l.box.Show()
-	}
+	showIf(l.box, len(names) > 0)
 }
 
 // layout places the legend at the bottom left of size.

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/tsplab/tsplab/solver/problem"
@@ -146,12 +147,8 @@ func (r *Rasterizer) parallel(n int, f func(k, lo, hi int)) {
 		f(0, 0, n)
 		return
 	}
-	r.wg.Add(r.workers)
-	for k := 0; k < r.workers; k++ {
-		go func(k int) {
-			defer r.wg.Done()
-			f(k, n*k/r.workers, n*(k+1)/r.workers)
-		}(k)
+	for k := range r.workers {
+		r.wg.Go(func() { f(k, n*k/r.workers, n*(k+1)/r.workers) })
 	}
 	r.wg.Wait()
 }
@@ -349,20 +346,28 @@ func (r *Rasterizer) bestSuccessors(s Scene, n int) {
 		r.succ = r.succ[:0]
 		return
 	}
-	if cap(r.succ) < n {
-		r.succ = make([]int32, n)
+	r.succ = successors(r.succ, s.Tour, n, s.Path)
+}
+
+// successors is succ, grown to n, holding the city after each in tour, a
+// tour of n cities; -1 after the last city of an open path, which has no
+// edge back to its first.
+func successors(succ []int32, tour []int, n int, open bool) []int32 {
+	if cap(succ) < n {
+		succ = make([]int32, n)
 	}
-	r.succ = r.succ[:n]
-	prev := s.Tour[n-1]
-	for _, c := range s.Tour {
+	succ = succ[:n]
+	prev := tour[n-1]
+	for _, c := range tour {
 		if uint(prev) < uint(n) && uint(c) < uint(n) {
-			r.succ[prev] = int32(c)
+			succ[prev] = int32(c)
 		}
 		prev = c
 	}
-	if s.Path && uint(prev) < uint(n) {
-		r.succ[prev] = -1 // a path's last city has no edge back to its first
+	if open && uint(prev) < uint(n) {
+		succ[prev] = -1
 	}
+	return succ
 }
 
 // openLayer reports whether layer l is drawn as a path: the tour and the
@@ -376,15 +381,7 @@ func sameTour(a, b []int) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	if len(a) == 0 || &a[0] == &b[0] {
-		return true
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return len(a) == 0 || &a[0] == &b[0] || slices.Equal(a, b)
 }
 
 // setLUT fills layer l's tone map: a pixel with count c gets colour lo

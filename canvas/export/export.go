@@ -72,10 +72,9 @@ type Scene struct {
 func SceneFor(in *problem.Instance, tour, best, optimal []int) Scene {
 	s := Scene{Instance: in, Tour: tour, Best: best, Optimal: optimal}
 	if len(best) > 0 && in != nil && len(best) == in.N {
-		s.Title = TitleFor(in, best, false)
-	} else {
-		s.Title = TitleFor(in, tour, false)
+		tour = best
 	}
+	s.Title = TitleFor(in, tour, false)
 	return s
 }
 

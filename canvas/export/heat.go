@@ -47,20 +47,7 @@ func (r *Rasterizer) updateHeat(in *problem.Instance, tour []int, open, on bool)
 		return // the same snapshot drawn again: the view changed
 	}
 	n := in.N
-	if cap(hm.succ) < n {
-		hm.succ = make([]int32, n)
-	}
-	hm.succ = hm.succ[:n]
-	prev := tour[n-1]
-	for _, c := range tour {
-		if uint(prev) < uint(n) && uint(c) < uint(n) {
-			hm.succ[prev] = int32(c)
-		}
-		prev = c
-	}
-	if open && uint(prev) < uint(n) {
-		hm.succ[prev] = -1
-	}
+	hm.succ = successors(hm.succ, tour, n, open)
 	if hm.of != in || len(hm.prevSucc) != n {
 		hm.batches = hm.batches[:0]
 	} else {

@@ -3,6 +3,7 @@ package export
 import (
 	"image/color"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
@@ -51,12 +52,7 @@ func optimalDash(w float64) []vg.Length {
 // over a translucent band. A picture shows no recent changes: that entry
 // is left out.
 func drawLegend(c vg.Canvas, s Scene, width int) {
-	var names []string
-	for _, n := range LegendFor(s) {
-		if n != LegendChanged {
-			names = append(names, n)
-		}
-	}
+	names := slices.DeleteFunc(LegendFor(s), func(n string) bool { return n == LegendChanged })
 	size := math.Max(5, titleSize(width)*0.7)
 	face := font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: "Sans"}, font.Length(size))
 	if len(names) == 0 || face.Face == nil {

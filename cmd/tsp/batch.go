@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -151,9 +152,7 @@ func parseBatch(e *env, args []string) (*batchRequest, error) {
 	if err := r.check(); err != nil {
 		return nil, err
 	}
-	if r.jobs == 0 {
-		r.jobs = runtime.NumCPU()
-	}
+	r.jobs = cmp.Or(r.jobs, runtime.NumCPU())
 	p.TimeLimit = r.each
 	r.progress = time.Second
 	return r, nil
@@ -239,7 +238,7 @@ func (s *batchStats) summary(r *batchRequest, wall time.Duration) string {
 	if s.failed > 0 {
 		fmt.Fprintf(&b, ", %d failed", s.failed)
 	}
-	if !r.shard.whole() {
+	if !r.shard.Whole() {
 		fmt.Fprintf(&b, " (shard %s)", r.shard)
 	}
 	fmt.Fprintf(&b, " in %.2f s", wall.Seconds())
@@ -266,8 +265,7 @@ func runBatch(ctx context.Context, e *env, r *batchRequest, pl *session.Pipeline
 	} else {
 		var wg sync.WaitGroup
 		for range r.jobs {
-			wg.Add(1)
-			go func() { defer wg.Done(); cpuBatchWorker(ctx, r, pl, items, results) }()
+			wg.Go(func() { cpuBatchWorker(ctx, r, pl, items, results) })
 		}
 		go func() { wg.Wait(); close(results) }()
 	}
@@ -297,7 +295,7 @@ func listBatch(ctx context.Context, r *batchRequest, done map[string]bool, st *b
 		k, seq := -1, 0
 		listErr = batchItems(ctx, r.inputs, r.lines, func(it batchItem) bool {
 			k++
-			if !r.shard.has(k) {
+			if !r.shard.Has(k) {
 				return true
 			}
 			if it.err == nil && done[it.key()] {

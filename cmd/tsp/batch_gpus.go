@@ -183,13 +183,11 @@ func runGPUBatch(ctx context.Context, e *env, r *batchRequest, g batchGPU, items
 		defer close(ended)
 		var fin sync.WaitGroup
 		for range max(2, runtime.NumCPU()/4) {
-			fin.Add(1)
-			go func() {
-				defer fin.Done()
+			fin.Go(func() {
 				for c := range searched {
 					finishChunk(ctx, r, c, send)
 				}
-			}()
+			})
 		}
 		fin.Wait()
 		parsedAll()
@@ -216,9 +214,7 @@ func openLanes(ctx context.Context, e *env, r *batchRequest, g batchGPU, devs []
 	var wg sync.WaitGroup
 	opened, failed := 0, []error{}
 	for _, d := range devs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for k := range lanesPerGPU {
 				l, err := g.open(r.p, d)
 				mu.Lock()
@@ -239,7 +235,7 @@ func openLanes(ctx context.Context, e *env, r *batchRequest, g batchGPU, devs []
 					return
 				}
 			}
-		}()
+		})
 	}
 	go func() {
 		wg.Wait()
@@ -260,13 +256,9 @@ func openLanes(ctx context.Context, e *env, r *batchRequest, g batchGPU, devs []
 func searchChunks(ctx context.Context, g batchGPU, lanes *openedLanes, n int, chunks <-chan []batchInst) <-chan gpuChunkOf {
 	searched := make(chan gpuChunkOf, n)
 	var running sync.WaitGroup
-	running.Add(1)
-	go func() {
-		defer running.Done()
+	running.Go(func() {
 		for l := range lanes.each {
-			running.Add(1)
-			go func() {
-				defer running.Done()
+			running.Go(func() {
 				defer func() { go l.close() }()
 				for c := range chunks {
 					if ctx.Err() != nil {
@@ -280,14 +272,14 @@ func searchChunks(ctx context.Context, g batchGPU, lanes *openedLanes, n int, ch
 					err := l.search(ctx, w)
 					searched <- gpuChunkOf{insts: c, work: w, err: err}
 				}
-			}()
+			})
 		}
 		// no GPU opened: what was prepared is not searched
 		if lanes.err != nil {
 			for range chunks {
 			}
 		}
-	}()
+	})
 	go func() { running.Wait(); close(searched) }()
 	return searched
 }
@@ -304,9 +296,7 @@ func parseBatchItems(ctx context.Context, r *batchRequest, g batchGPU, items <-c
 	out := make(chan batchInst, 4*runtime.NumCPU())
 	var wg sync.WaitGroup
 	for range runtime.NumCPU() {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for it := range items {
 				if ctx.Err() != nil {
 					continue
@@ -328,7 +318,7 @@ func parseBatchItems(ctx context.Context, r *batchRequest, g batchGPU, items <-c
 				case <-ctx.Done():
 				}
 			}
-		}()
+		})
 	}
 	go func() { wg.Wait(); close(out) }()
 	return out, wg.Wait

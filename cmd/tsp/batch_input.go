@@ -31,20 +31,17 @@ type batchItem struct {
 
 // key names the item in the results, for resuming: the file, and the line
 // of an instance line.
-func (it batchItem) key() string {
-	if it.line == 0 {
-		return it.file
-	}
-	return it.file + ":" + strconv.Itoa(it.line)
-}
+func (it batchItem) key() string { return it.atLine(it.file) }
 
 // name is the instance's name in the results.
-func (it batchItem) name() string {
-	base := instfile.BaseName(it.file)
+func (it batchItem) name() string { return it.atLine(instfile.BaseName(it.file)) }
+
+// atLine is s with ":line" after it for an instance line.
+func (it batchItem) atLine(s string) string {
 	if it.line == 0 {
-		return base
+		return s
 	}
-	return base + ":" + strconv.Itoa(it.line)
+	return s + ":" + strconv.Itoa(it.line)
 }
 
 // load reads the item's instance, with the length of the tour an instance

@@ -72,11 +72,10 @@ func openBatchOut(path string, stdout io.Writer) (*batchOut, map[string]bool, er
 	if err != nil {
 		return nil, nil, fmt.Errorf("--out: %v", err)
 	}
-	if err := f.Truncate(keep); err != nil {
-		f.Close()
-		return nil, nil, fmt.Errorf("--out: %v", err)
+	if err = f.Truncate(keep); err == nil {
+		_, err = f.Seek(keep, io.SeekStart)
 	}
-	if _, err := f.Seek(keep, io.SeekStart); err != nil {
+	if err != nil {
 		f.Close()
 		return nil, nil, fmt.Errorf("--out: %v", err)
 	}

@@ -71,13 +71,11 @@ func (gpuBench) SolveBatch(ctx context.Context, ins []*solver.Instance, p solver
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range runtime.NumCPU() {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(ins); i = int(next.Add(1) - 1) {
 				ps[i], errs[i] = g.prepare(ctx, ins[i], uint64(i), p)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	o := <-lane

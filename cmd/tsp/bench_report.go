@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -56,12 +57,8 @@ func cmdBenchReport(ctx context.Context, e *env, args []string) error {
 		}
 		return nil
 	}
-	if opt.TSPLIBDir == "" {
-		opt.TSPLIBDir = tsplibdir.TSPLIBDir()
-	}
-	if opt.PeerLKH == "" {
-		opt.PeerLKH = getenv("TSP_PEER_LKH")
-	}
+	opt.TSPLIBDir = cmp.Or(opt.TSPLIBDir, tsplibdir.TSPLIBDir())
+	opt.PeerLKH = cmp.Or(opt.PeerLKH, getenv("TSP_PEER_LKH"))
 	if !*quiet {
 		opt.Log = e.stderr
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -420,9 +421,7 @@ func parseBench(e *env, args []string) (string, bench.Options, error) {
 	}
 	opt.Instances = splitList(*instances, func(s string) string { return strings.TrimSuffix(s, ".tsp") })
 	opt.Only = splitList(*only, strings.ToLower)
-	if opt.TSPLIBDir == "" {
-		opt.TSPLIBDir = tsplibdir.TSPLIBDir()
-	}
+	opt.TSPLIBDir = cmp.Or(opt.TSPLIBDir, tsplibdir.TSPLIBDir())
 	if !*quiet {
 		opt.Log = e.stderr
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -55,15 +56,13 @@ func newProgress(w io.Writer, in *solver.Instance, limit time.Duration, asJSON b
 	}
 	if asJSON {
 		p.stop = make(chan struct{})
-		p.beaten.Add(1)
-		go p.beat()
+		p.beaten.Go(p.beat)
 	}
 	return p
 }
 
 // beat sends the last state again whenever progressBeat passed without a line, so that a script sees the run alive.
 func (p *progress) beat() {
-	defer p.beaten.Done()
 	start := time.Now()
 	t := time.NewTicker(progressBeat / 4)
 	defer t.Stop()
@@ -206,12 +205,7 @@ func (p *progress) gap() (g float64, above string, ok bool) {
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 
 // phaseOf is s's phase, the search when the engine names none.
-func phaseOf(s solver.Snapshot) solver.Phase {
-	if s.Phase == "" {
-		return solver.PhaseSearch
-	}
-	return s.Phase
-}
+func phaseOf(s solver.Snapshot) solver.Phase { return cmp.Or(s.Phase, solver.PhaseSearch) }
 
 // poolOf is the pool of a population search's account, nil for another.
 func poolOf(acc *solver.Account) *poolLine {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/tsplab/tsplab/bench"
 )
 
 // shardEnv are the environment variables --shard-from-env reads the
@@ -13,26 +15,9 @@ import (
 // Slurm job array's.
 var shardEnv = []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"}
 
-// shard is one part of a run split over machines: the items whose index
-// modulo N is I. The zero shard (N 0) is the whole run.
-type shard struct {
-	I, N int
-}
-
-// whole reports whether the shard is the whole run.
-func (s shard) whole() bool { return s.N <= 1 }
-
-// has reports whether item k (0-based, in the run's fixed order) is the
-// shard's.
-func (s shard) has(k int) bool { return s.whole() || k%s.N == s.I }
-
-// String is the shard as --shard takes it ("" for the whole run).
-func (s shard) String() string {
-	if s.whole() {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d", s.I, s.N)
-}
+// shard is one part of a run split over machines: batch's items, or a
+// bench suite's rows, whose index modulo N is I.
+type shard = bench.Shard
 
 // shardFlags are the flags that pick a shard.
 type shardFlags struct {

@@ -28,7 +28,7 @@ func (f *benchShardFlags) apply(suite string, opt *bench.Options) error {
 	if err != nil {
 		return err
 	}
-	if !sh.whole() {
+	if !sh.Whole() {
 		if !bench.Shardable(suite) {
 			return usagef("bench", "--shard: the %s suite runs whole (suites that take --shard: cpu)", suite)
 		}
@@ -41,7 +41,7 @@ func (f *benchShardFlags) apply(suite string, opt *bench.Options) error {
 			return err
 		}
 	}
-	opt.Shard = bench.Shard{I: sh.I, N: sh.N}
+	opt.Shard = sh
 	opt.JSON = f.json
 	return nil
 }
