@@ -48,7 +48,7 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"candidate list size").Experimental(),
 	solver.Enum(OptCandidates, func(o *ilsOptions) *listKind { return &o.cfg.candidates }, "nearest", []string{"nearest", "quadrant", "union", "mixed", "alpha"},
 		[]listKind{listNearest, listQuadrant, listUnion, listMixed, listAlpha},
-		"candidate lists: k nearest, k/4 nearest per quadrant, their union, nearest on even workers and quadrant on odd ones, or the k alpha-nearest of a Held–Karp ascent (which takes up to a fifth of the time limit; a partition search starts on the mixed lists and takes the alpha ones once the ascent beside it ends)"),
+		"candidate lists: k nearest, k/4 nearest per quadrant, their union, nearest on even workers and quadrant on odd ones, or the k alpha-nearest of a Held–Karp ascent (which takes up to a fifth of the time limit; a partition search takes the mixed lists instead)"),
 	solver.Enum(OptPartition, func(o *ilsOptions) *partMode { return &o.partition }, "auto", []string{"auto", "on", "off"}, []partMode{partAuto, partOn, partOff},
 		"partition search: all workers improve one tour, each a segment of consecutive positions with fixed ends, the cut shifting every round (auto: on for the auto engine from 50,000 cities with coordinates)").Experimental(),
 	solver.Int(OptPartSegment, func(o *ilsOptions) *int { return &o.partSeg }, 0, 0, 1<<20,

@@ -132,7 +132,8 @@ func (pl ilsPlan) apply(o *ilsOptions, given func(string) bool) {
 		o.cfg.candidates = listMixed
 	}
 	if pl.partition() && pl.LocalSearch.Lists == strategy.Alpha && !given(OptCandidates) {
-		// GPU auto's ascent beside the partition search
+		// the size's alpha lists: the partition search takes the mixed
+		// ones in their place (runPartition)
 		o.cfg.candidates = listAlpha
 	}
 	if pl.Chain {
