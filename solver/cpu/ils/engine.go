@@ -92,9 +92,6 @@ const (
 	// its own stretch of one tour and takes it with all the workers'
 	// changes that fit together, merge.go).
 	OptShare = "share"
-	// OptRestart is the stall, in milliseconds, after which a timed
-	// merged search starts again from its best tour (restart.go).
-	OptRestart = "restart"
 	// OptAccept is the kick acceptance: "better" (strictly shorter) or
 	// "equal" (also ties, to drift across plateaus).
 	OptAccept = "accept"
@@ -233,7 +230,7 @@ type ilsOptions struct {
 	partSlice int     // OptPartSlice, milliseconds
 	partShape partShape
 	partDeep  float64 // OptPartDeep
-	restart   int     // OptRestart, milliseconds (0: none)
+	restart   int     // the plan's restart stall, milliseconds (0: none)
 	win       winOptions
 }
 
