@@ -5,7 +5,6 @@ package ascent
 import (
 	"context"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/gputest"
@@ -38,36 +37,4 @@ func TestBoundDeviceMatchesCPU(t *testing.T) {
 				period, dev.Bound, dev.Estimate, dev.Iterations, cpu.Bound, cpu.Estimate, cpu.Iterations)
 		}
 	}
-}
-
-// The sparse ascent's alpha lists on the GPU are the CPU's: the same
-// steps (Borůvka on both), the same penalties, the same lists.
-func TestSparseAlphaMatchesCPU(t *testing.T) {
-	gputest.NeedDevice(t)
-	rng := rand.New(rand.NewPCG(7, 7))
-	n := 12000
-	x, y := make([]float64, n), make([]float64, n)
-	for i := range n {
-		x[i], y[i] = float64(rng.IntN(50000)), float64(rng.IntN(50000))
-	}
-	in := solver.NewCoordInstance("u12000", solver.Euc2D, x, y, nil)
-	tour := make([]int32, n)
-	for i, c := range rng.Perm(n) {
-		tour[i] = int32(c)
-	}
-	cpu, cres, err := bound.SparseAlpha(context.Background(), in, tour, 8, bound.Options{Boruvka: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev, dres, err := bound.SparseAlpha(context.Background(), in, tour, 8, bound.Options{Device: BoundDevice})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !dres.Device || dres.Iterations != cres.Iterations || dres.Estimate != cres.Estimate {
-		t.Fatalf("GPU %d iterations to %.2f (device %v), CPU %d to %.2f", dres.Iterations, dres.Estimate, dres.Device, cres.Iterations, cres.Estimate)
-	}
-	if !slices.Equal(dev.List, cpu.List) || dev.K != cpu.K {
-		t.Errorf("the GPU's alpha lists differ from the CPU's")
-	}
-	t.Logf("%d iterations, estimate %.2f, GPU %v, CPU %v", dres.Iterations, dres.Estimate, dres.Elapsed, cres.Elapsed)
 }

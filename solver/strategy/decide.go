@@ -45,8 +45,8 @@ type Options struct {
 	Partition Toggle
 	// Any: some of the engine's own options were given (workers aside).
 	Any bool
-	// Move, Restart: the move option, the restart option were given.
-	Move, Restart bool
+	// Move: the move option was given.
+	Move bool
 	// Merge: the workers' changes are merged (the share in effect).
 	Merge bool
 	// NoWindows: GPU auto's windows were turned off (beside=0).
@@ -123,7 +123,7 @@ func Decide(f Facts) Strategy {
 		s.Search = Merged
 	}
 	if auto && s.Search == Merged && f.N >= DeepMinN && f.N < RestartMaxN && f.Workers > RestartMinWorkers &&
-		f.TimeLimit > 0 && f.Kicks == 0 && !f.Options.Restart {
+		f.TimeLimit > 0 && f.Kicks == 0 {
 		s.Restart = RestartStall
 	}
 	s.Windows = auto && s.Search == Partition && windowsOn(f)

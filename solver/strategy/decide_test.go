@@ -40,8 +40,6 @@ func TestDecide(t *testing.T) {
 		{"no pop with an option given", merged(with(auto(5000, 2, 10*sec), func(f *Facts) { f.Options.Any = true })), Strategy{Search: Merged, LocalSearch: deep}},
 		{"restart on many workers", merged(with(auto(5000, 16, 10*sec), func(f *Facts) { f.Options.Any = true })),
 			Strategy{Search: Merged, LocalSearch: deep, Restart: RestartStall}},
-		{"no restart when given", merged(with(auto(5000, 16, 10*sec), func(f *Facts) { f.Options.Any, f.Options.Restart = true, true })),
-			Strategy{Search: Merged, LocalSearch: deep}},
 		{"partition", auto(100000, 2, 10*sec), Strategy{Search: Partition, LocalSearch: large}},
 		{"partition off", merged(with(auto(100000, 2, 10*sec), func(f *Facts) { f.Options.Partition = Off })), Strategy{Search: Merged, LocalSearch: large}},
 		{"partition on a matrix", merged(with(auto(100000, 2, 10*sec), func(f *Facts) { f.Kind = Matrix })), Strategy{Search: Merged, LocalSearch: large}},

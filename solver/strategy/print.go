@@ -83,7 +83,7 @@ func (s Strategy) String() string {
 	if s.Restart > 0 {
 		fmt.Fprintf(&b, "; restarts after %v without a gain", s.Restart)
 	}
-	if s.Ascent > 0 && s.LocalSearch.Lists == Alpha {
+	if s.Ascent > 0 && s.LocalSearch.Lists == Alpha && s.Search != Partition {
 		fmt.Fprintf(&b, "; ascent up to %v", s.Ascent)
 	}
 	fmt.Fprintf(&b, "; GPU: %s", s.GPU)

@@ -38,8 +38,6 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"steps of a sequential move after its first 2-opt step, Lin–Kernighan style (1: 3-opt, 2: 4-opt, 3: 5-opt); with threeopt on").Experimental(),
 	solver.Enum(OptMove, func(o *ilsOptions) *deepMove { return &o.cfg.move }, "chain", []string{"chain", "lk5", "adapt"}, []deepMove{deepChain, deepLK5, deepAdapt},
 		"the deep move after 2-opt and Or-opt: a chain of 2-opt steps (threeopt, depth), the sequential 5-opt move of Lin–Kernighan–Helsgaun chained while it gains (lk5), or in the partition search each round the one that gained more per second in its last round (adapt; on clustered instances and elsewhere the chain)").Experimental(),
-	solver.Int(OptRestart, func(o *ilsOptions) *int { return &o.restart }, 0, 0, 600000,
-		"with share merge and a time limit: milliseconds without a shorter merged tour after which the workers start again from the best tour so far with random double bridges on a fiftieth of the cities, the tour they reached first crossed with that best by partition crossover (0: never)").Experimental(),
 	solver.Enum(OptAccept, func(o *ilsOptions) *bool { return &o.cfg.acceptEqual }, "better", []string{"better", "equal"}, []bool{false, true},
 		"kick acceptance: strictly shorter, or also ties (drift across plateaus)").Experimental(),
 	solver.Int(OptSegment, func(o *ilsOptions) *int { return &o.cfg.maxSeg }, 30, 1, 1<<20,
@@ -48,7 +46,7 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"candidate list size").Experimental(),
 	solver.Enum(OptCandidates, func(o *ilsOptions) *listKind { return &o.cfg.candidates }, "nearest", []string{"nearest", "quadrant", "union", "mixed", "alpha"},
 		[]listKind{listNearest, listQuadrant, listUnion, listMixed, listAlpha},
-		"candidate lists: k nearest, k/4 nearest per quadrant, their union, nearest on even workers and quadrant on odd ones, or the k alpha-nearest of a Held–Karp ascent (which takes up to a fifth of the time limit; a partition search starts on the mixed lists and takes the alpha ones once the ascent beside it ends)"),
+		"candidate lists: k nearest, k/4 nearest per quadrant, their union, nearest on even workers and quadrant on odd ones, or the k alpha-nearest of a Held–Karp ascent (which takes up to a fifth of the time limit; a partition search takes the mixed lists instead)"),
 	solver.Enum(OptPartition, func(o *ilsOptions) *partMode { return &o.partition }, "auto", []string{"auto", "on", "off"}, []partMode{partAuto, partOn, partOff},
 		"partition search: all workers improve one tour, each a segment of consecutive positions with fixed ends, the cut shifting every round (auto: on for the auto engine from 50,000 cities with coordinates)").Experimental(),
 	solver.Int(OptPartSegment, func(o *ilsOptions) *int { return &o.partSeg }, 0, 0, 1<<20,
@@ -195,14 +193,14 @@ func stable(d solver.Decl[ilsOptions]) solver.Decl[ilsOptions] { return d.Stable
 // engine's default (solver.Spec.Fixed).
 var ilsSpecs = map[string]*solver.Spec[ilsOptions]{
 	"2opt-ils": solver.NewSpec(ilsDecls...).Modify(OptNeighbors, stable).
-		Fixed(OptPivot, OptRKBI, OptStale, OptThreeOpt, OptOr3, OptBridge, OptDepth, OptMove, OptRestart, OptAccept, OptSegment,
+		Fixed(OptPivot, OptRKBI, OptStale, OptThreeOpt, OptOr3, OptBridge, OptDepth, OptMove, OptAccept, OptSegment,
 			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep, OptWindows, OptWinSize, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),
 	"3opt-ils": solver.NewSpec(ilsDecls...).With(OptThreeOpt, "on").
 		Modify(OptPivot, stable).Modify(OptRKBI, stable).Modify(OptNeighbors, stable).
-		Fixed(OptSync, OptShare, OptStale, OptThreeOpt, OptOr3, OptBridge, OptDepth, OptRestart, OptAccept, OptSegment,
+		Fixed(OptSync, OptShare, OptStale, OptThreeOpt, OptOr3, OptBridge, OptDepth, OptAccept, OptSegment,
 			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep, OptWindows, OptWinSize, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),
 	"auto": solver.NewSpec(ilsDecls...).With(OptThreeOpt, "on").With(OptAccept, "equal").BySize(autoBySize).
-		Fixed(OptPivot, OptRKBI, OptSync, OptThreeOpt, OptBridge, OptDepth, OptRestart, OptAccept, OptSegment, OptNeighbors, OptPartSlice,
+		Fixed(OptPivot, OptRKBI, OptSync, OptThreeOpt, OptBridge, OptDepth, OptAccept, OptSegment, OptNeighbors, OptPartSlice,
 			OptWinSize, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),
 }
 

@@ -92,9 +92,6 @@ const (
 	// its own stretch of one tour and takes it with all the workers'
 	// changes that fit together, merge.go).
 	OptShare = "share"
-	// OptRestart is the stall, in milliseconds, after which a timed
-	// merged search starts again from its best tour (restart.go).
-	OptRestart = "restart"
 	// OptAccept is the kick acceptance: "better" (strictly shorter) or
 	// "equal" (also ties, to drift across plateaus).
 	OptAccept = "accept"
@@ -233,7 +230,7 @@ type ilsOptions struct {
 	partSlice int     // OptPartSlice, milliseconds
 	partShape partShape
 	partDeep  float64 // OptPartDeep
-	restart   int     // OptRestart, milliseconds (0: none)
+	restart   int     // the plan's restart stall, milliseconds (0: none)
 	win       winOptions
 }
 
@@ -281,7 +278,6 @@ type ilsRun struct {
 	// tourWindows is the windows' search after the hand-over (nil: none)
 	tourWindows *solver.TourWindowsAccount
 	besideWarn  string
-	alphaWarn   string // the ascent beside the partition search failed
 	stats       solver.Stats
 	pre         []int32 // the start tour shown before the ascent (nil: build one)
 	// alpha: lists from an ascent in the background (alphaLater), taken
@@ -383,15 +379,13 @@ func (r *ilsRun) run() (solver.Result, error) {
 func (r *ilsRun) runPartition(setup context.Context, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (solver.Result, error) {
 	r.partitioned = true
 	env := r.partEnv()
-	stopAscent := func() {}
 	if r.o.cfg.candidates == listAlpha {
-		// the pieces start on the mixed lists (candidates)
+		// the pieces take the mixed lists (candidates), without an
+		// ascent (docs/DECISIONS.md#gpu-alpha-beside)
 		env.Opts.Candidates = listMixed
-		env.Lists, stopAscent = r.alphaPieces(setup, t0)
 	}
 	end, watched := r.windowsStart()
 	r.windows, r.besideWarn = partition.Run(env, t0, nb, nbOdd, d)
-	stopAscent()
 	watched()
 	if err := r.searchWindows(end); err != nil {
 		return solver.Result{}, err
@@ -468,8 +462,7 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 		}
 	case listAlpha:
 		if r.usePartition() {
-			// the partition search starts on the mixed lists and takes
-			// the alpha lists of the ascent beside it (alphaPieces)
+			// the partition search takes the mixed lists (runPartition)
 			nb, nbOdd, err = neighbor.NearestQuadrantContext(ctx, r.in, k)
 			break
 		}
@@ -654,56 +647,6 @@ func (r *ilsRun) alphaLater(ctx context.Context, opts solver.AscentOptions, k in
 		r.alpha.Store(&alphaLists{l: l, acc: la, stats: res.Stats})
 	}()
 	r.lists = solver.ListsAccount{Kind: kind, AscentSeconds: opts.Time.Seconds()}
-}
-
-// alphaPieces starts the ascent behind alpha-nearness lists beside the
-// partition search, on aid's accelerator (else the cores) for at most
-// the plan's share of the time, on the sparse candidate graph joined by
-// the edges of the start tour t0 (bound.SparseAlpha: no bound is proven,
-// so the cores are not held for the complete graph's evaluations); the
-// function take hands the lists to the search between rounds once they
-// are there (nil before, and after an ascent that failed: the search
-// keeps its lists); stop ends the ascent and waits for it.
-func (r *ilsRun) alphaPieces(ctx context.Context, t0 []int32) (take func() *neighbor.Lists, stop func()) {
-	opts := bound.Options{Time: r.plan.Ascent}
-	if dev := r.aid.Device; dev != nil {
-		opts.Device = func() (bound.Device, error) { return dev() }
-	}
-	t := slices.Clone(t0)
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		l, res, err := bound.SparseAlpha(ctx, r.in, t, r.o.cfg.neighbors, opts)
-		if err != nil {
-			r.alpha.Store(&alphaLists{err: err})
-			return
-		}
-		st := solver.Stats{AscentIterations: res.Iterations, AscentOnGPU: res.Device, AscentTime: res.Elapsed}
-		la := alphaAccount(st)
-		la.DuringSearch = true
-		r.alpha.Store(&alphaLists{l: l, acc: la, stats: st})
-	}()
-	stop = func() {
-		cancel()
-		<-done
-	}
-	return func() *neighbor.Lists {
-		a := r.alpha.Load()
-		if a == nil || r.alphaTaken {
-			return nil
-		}
-		r.alphaTaken = true
-		if a.err != nil {
-			if ctx.Err() == nil && !errors.Is(a.err, context.DeadlineExceeded) {
-				r.alphaWarn = fmt.Sprintf("the ascent behind the alpha lists failed, the search kept its lists: %v", a.err)
-			}
-			return nil
-		}
-		r.lists, r.stats = a.acc, a.stats
-		r.stats.AlphaListsAt = time.Since(r.start)
-		return a.l
-	}, stop
 }
 
 // takeAlpha gives every worker the background ascent's alpha lists once
@@ -1137,7 +1080,6 @@ func (e ilsEngine) solvePop(ctx context.Context, in *solver.Instance, p solver.P
 func (r *ilsRun) account() solver.Account {
 	a := solver.Account{Workers: r.w, Restarts: r.rs.account(), Windows: r.windows, TourWindows: r.tourWindows}
 	a.Warn(r.besideWarn)
-	a.Warn(r.alphaWarn)
 	if r.e.ID == autoEngine.ID {
 		a.Search = searchKind(r.plan.Search)
 	}

@@ -89,14 +89,6 @@ func autoWith(t testing.TB, lim planLimits) ilsEngine {
 	return e
 }
 
-// earlyBetween is the plan limits with the early phase beside a path
-// improver from lo to hi cities.
-func earlyBetween(lo, hi int) planLimits {
-	lim := defaultLimits
-	lim.besideEarlyMinN, lim.besideEarlyMaxN = lo, hi
-	return lim
-}
-
 // config is the options a run of e on in with p takes (prepare), for the
 // tests that read them.
 func (e ilsEngine) config(in *solver.Instance, p solver.Params) (ilsOptions, error) {

@@ -153,21 +153,23 @@ func TestPartitionClusteredDeterministic(t *testing.T) {
 	}
 }
 
-// TestPartitionAlphaBeside: under "alpha" the partition search starts at
-// once on the mixed lists and takes the alpha lists of the ascent beside
-// it once they are there, which the account tells; the plan of GPU auto
-// (alpha lists with the partition search) gives the option's value
+// TestPartitionAlphaTakesMixed: under "alpha" the partition search takes
+// the mixed lists and runs no ascent: the same tour as under "mixed"; a
+// plan of alpha lists with the partition search gives the option's value
 // unless it is given.
-func TestPartitionAlphaBeside(t *testing.T) {
+func TestPartitionAlphaTakesMixed(t *testing.T) {
 	in := uniformInstance(1200, 25)
-	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Second,
-		Config: func(o *ilsOptions) { o.partition, o.partSeg, o.cfg.candidates = partOn, 200, listAlpha }}, nil)
-	l := res.Account.Lists
-	if l == nil || l.Kind != solver.ListsAlpha || !l.DuringSearch || res.Stats.AlphaListsAt <= 0 {
-		t.Fatalf("the search did not take the alpha lists beside it: lists %+v, at %v", l, res.Stats.AlphaListsAt)
+	run := func(lists listKind) solver.Result {
+		return solve(t, "auto", in, solver.Params{Seed: 1, Workers: 2, Config: func(o *ilsOptions) {
+			o.kicks, o.partition, o.partSeg, o.cfg.candidates = 2000, partOn, 200, lists
+		}}, nil)
 	}
-	if res.Stats.AscentIterations < 2 {
-		t.Fatalf("alpha lists after %d ascent iterations", res.Stats.AscentIterations)
+	alpha, mixed := run(listAlpha), run(listMixed)
+	if alpha.Stats.AscentIterations != 0 || alpha.Account.Lists != nil {
+		t.Errorf("an ascent beside the partition search: %d iterations, lists %+v", alpha.Stats.AscentIterations, alpha.Account.Lists)
+	}
+	if !slices.Equal(alpha.Tour, mixed.Tour) {
+		t.Errorf("alpha and mixed lists gave different tours: %d and %d", alpha.Length, mixed.Length)
 	}
 	pl := ilsPlan{Strategy: strategy.Strategy{Search: strategy.Partition, LocalSearch: strategy.LocalSearch{Lists: strategy.Alpha}}}
 	for _, given := range []bool{false, true} {

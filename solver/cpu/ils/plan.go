@@ -61,7 +61,7 @@ func (e ilsEngine) facts(o ilsOptions, in *solver.Instance, given func(string) b
 	f := strategy.Facts{Engine: strategy.ILS, N: in.N, Cuttable: in.N >= 4*partition.MinSegment, FixedEdges: len(in.FixedEdges) > 0,
 		Workers: w, TimeLimit: limit, Kicks: o.kicks, Limits: e.planLimits().crowd,
 		Options: strategy.Options{Partition: [...]strategy.Toggle{partAuto: strategy.ByStrategy, partOn: strategy.On, partOff: strategy.Off}[o.partition],
-			Any: e.givenAny(given), Move: given(OptMove), Restart: given(OptRestart), Merge: o.cfg.share == shareMerge,
+			Any: e.givenAny(given), Move: given(OptMove), Merge: o.cfg.share == shareMerge,
 			Windows: o.win.mode}}
 	if e.cfg.partAuto {
 		f.Engine = strategy.Auto
@@ -132,7 +132,8 @@ func (pl ilsPlan) apply(o *ilsOptions, given func(string) bool) {
 		o.cfg.candidates = listMixed
 	}
 	if pl.partition() && pl.LocalSearch.Lists == strategy.Alpha && !given(OptCandidates) {
-		// GPU auto's ascent beside the partition search
+		// the size's alpha lists: the partition search takes the mixed
+		// ones in their place (runPartition)
 		o.cfg.candidates = listAlpha
 	}
 	if pl.Chain {
@@ -161,9 +162,6 @@ func (e ilsEngine) Tune(in *solver.Instance, set solver.OptionSet) solver.Option
 	}
 	if pl.CrowdSetUp {
 		maps.Copy(d, crowdedSet)
-	}
-	if pl.Restart > 0 {
-		d[OptRestart] = strconv.Itoa(int(pl.Restart / time.Millisecond))
 	}
 	out := slices.Clone(set)
 	for i := range out {

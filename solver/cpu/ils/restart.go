@@ -11,8 +11,8 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// restarts take a stalled merged search out of its basin: after
-// OptRestart milliseconds without a shorter merged tour, the tour it
+// restarts take a stalled merged search out of its basin: after the
+// plan's stall (strategy.RestartStall) without a shorter merged tour, the tour it
 // reached is crossed with the best so far by partition crossover (the
 // shorter of the child, the best and the tour kept as the best), and the
 // workers start again from the best with random double bridges on a

@@ -78,12 +78,6 @@ type Env struct {
 	KicksDone            []runctl.Counter // the workers' kicks, shared with the run
 	// Aid carries the path improver beside the workers (Paths, PathShare)
 	Aid solver.Aid
-	// Lists, when not nil, is asked between rounds for lists to take in
-	// place of the nearest ones (alpha-nearness lists of an ascent beside
-	// the search; nil: none yet): from then on every piece takes them
-	// first (ListAlpha) and the descent between pieces by turns with the
-	// quadrant lists. A clustered instance keeps its lists.
-	Lists func() *neighbor.Lists
 }
 
 // Options are the settings of the iterated local search a partition
@@ -106,8 +100,6 @@ type Options struct {
 	// DeepPerCity is the kicks per city made with moves of depth 1 before
 	// they take Depth's steps
 	DeepPerCity float64
-	// Stitch is how long the stitch after a timed round takes
-	Stitch StitchMode
 }
 
 // The typed values of the settings the partition search tells apart.
@@ -118,8 +110,6 @@ type (
 	ListKind int8
 	// Shape is the partition search's pieces.
 	Shape int8
-	// StitchMode is how long the descent between pieces takes.
-	StitchMode int8
 )
 
 const (
@@ -134,12 +124,6 @@ const (
 	ListUnion                    // nearest and quadrant lists merged
 	ListMixed                    // nearest on even workers, quadrant on odd ones
 	ListAlpha                    // alpha-nearness of a Held–Karp ascent
-)
-
-const (
-	StitchAuto StitchMode = iota // paced from stitchPaceMinN to below stitchPaceMaxN cities unless clustered, else half
-	StitchHalf                   // half the round's searches' time
-	StitchPace                   // paced by its gain per second (stitchPace)
 )
 
 const (
@@ -319,14 +303,7 @@ func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (*solver
 	rng := newRNG(env.Seed, runctl.StreamCut)
 	budget := int64(env.Opts.Kicks) * int64(env.Workers) // 0: until the time limit
 	var done int64
-	lists := env.Lists
 	for !c.Done() && (budget == 0 || done < budget) {
-		if lists != nil {
-			if l := lists(); l != nil {
-				pr.takeLists(l)
-				lists = nil
-			}
-		}
 		done += pr.step(rng.Intn(env.In.N), budget-done)
 		c.Offer(pr.t, pr.length)
 		if c.SnapshotDue() {
@@ -335,21 +312,6 @@ func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (*solver
 	}
 	c.Offer(pr.t, pr.length)
 	return pr.bs.account(env.In)
-}
-
-// takeLists makes l the lists every piece takes first (ListAlpha, filled
-// up with the nearest) and the descent between pieces on even rounds, in
-// place of the nearest lists; a clustered instance keeps its own, as its
-// pieces and stitch take the quadrant lists there.
-func (pr *partRun) takeLists(l *neighbor.Lists) {
-	if pr.clustered || l.K != pr.nb[0].K {
-		return
-	}
-	pr.nb[0] = l
-	pr.env.Opts.Candidates = ListAlpha
-	if pr.gnbd[0] != nil {
-		pr.gnbd[0] = nbDists(pr.d, l.List, pr.env.In.N, l.K, nil)
-	}
 }
 
 // Descend is one round of the partition search without kicks from tour

@@ -6,8 +6,8 @@ import (
 	"github.com/tsplab/tsplab/solver/strategy"
 )
 
-// The sizes whose stitch is paced by its gain per second under
-// StitchAuto (docs/DECISIONS.md#stitch-pace): from where the partition
+// The sizes whose stitch is paced by its gain per second
+// (docs/DECISIONS.md#stitch-pace): from where the partition
 // search starts to below stitchPaceMaxN cities, the sizes where it was
 // measured; above, at a million cities, a stitch of an eighth of the
 // round fell behind one of a half (docs/DECISIONS.md#stitch).
@@ -32,18 +32,11 @@ type stitchPace struct {
 	stitchGain, stitchSec float64
 }
 
-// paced tells whether this run's stitch is paced by its gain per second
-// (Options.Stitch): on request, or under StitchAuto on instances from
-// stitchPaceMinN to below stitchPaceMaxN cities that are not clustered
-// (there the stitch's quadrant lists reach across the gaps between
-// clusters, a gain its own rate does not show).
+// paced tells whether this run's stitch is paced by its gain per second:
+// on instances from stitchPaceMinN to below stitchPaceMaxN cities that
+// are not clustered (there the stitch's quadrant lists reach across the
+// gaps between clusters, a gain its own rate does not show).
 func (pr *partRun) paced() bool {
-	switch pr.env.Opts.Stitch {
-	case StitchPace:
-		return true
-	case StitchHalf:
-		return false
-	}
 	n := pr.env.In.N
 	return n >= stitchPaceMinN && n < stitchPaceMaxN && !pr.clustered
 }

@@ -50,21 +50,18 @@ func TestStitchPaceLimit(t *testing.T) {
 func TestStitchPaced(t *testing.T) {
 	for _, c := range []struct {
 		n         int
-		mode      StitchMode
 		clustered bool
 		want      bool
 	}{
-		{100_000, StitchAuto, false, true},
-		{strategy.PartitionMinN, StitchAuto, false, true},
-		{stitchPaceMaxN, StitchAuto, false, false},
-		{1_000_000, StitchAuto, false, false},
-		{100_000, StitchAuto, true, false},
-		{100_000, StitchHalf, false, false},
-		{1_000_000, StitchPace, true, true},
+		{100_000, false, true},
+		{strategy.PartitionMinN, false, true},
+		{stitchPaceMaxN, false, false},
+		{1_000_000, false, false},
+		{100_000, true, false},
 	} {
-		pr := &partRun{env: &Env{In: &solver.Instance{N: c.n}, Opts: Options{Stitch: c.mode}}, clustered: c.clustered}
+		pr := &partRun{env: &Env{In: &solver.Instance{N: c.n}}, clustered: c.clustered}
 		if got := pr.paced(); got != c.want {
-			t.Errorf("n %d mode %d clustered %v: paced %v, want %v", c.n, c.mode, c.clustered, got, c.want)
+			t.Errorf("n %d clustered %v: paced %v, want %v", c.n, c.clustered, got, c.want)
 		}
 	}
 }

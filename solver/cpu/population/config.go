@@ -15,22 +15,11 @@ type Config struct {
 	Kicks   int
 	Rounds  int
 	Init    float64
-	GPX     gpxMode
 	Merge   bool
 	GA      int
 	// with an accelerator's pool (solver.Aid.Pool: GPU pop)
 	GPURound int // milliseconds
 }
-
-// gpxMode is the gpx option: which crossover the pairs get.
-type gpxMode int8
-
-const (
-	gpxBoth  gpxMode = iota // plain with repair and GPX2 one way, the shorter child
-	gpx2                    // ghosts, fusion, both directions, repair
-	gpxPlain                // paired-portal components and repair, no ghosts
-	gpxNone                 // no crossover: the shorter parent
-)
 
 // spec declares the engine's options.
 var spec = solver.NewSpec(
@@ -43,8 +32,6 @@ var spec = solver.NewSpec(
 		"rounds of one local search per worker (0: until the time limit, or 12 with a kicks budget and no time limit)"),
 	solver.Float("init", func(o *Config) *float64 { return &o.Init }, 0.3, 0, 1,
 		"share of the time limit the pool's first tours take together").Experimental(),
-	solver.Enum("gpx", func(o *Config) *gpxMode { return &o.GPX }, "both", []string{"both", "gpx2", "gpx", "none"}, []gpxMode{gpxBoth, gpx2, gpxPlain, gpxNone},
-		"the crossover: the shorter child of gpx and of GPX2 one way (both), GPX2 (ghost split, fusion, both directions of the second parent, repair), partition crossover without ghosts and fusion but with repair (gpx), or none (the shorter of the pair searched on: the pool without recombination)").Experimental(),
 	solver.Bool("merge", func(o *Config) *bool { return &o.Merge }, true,
 		"cross each search's tour with every pool member in turn before it is offered, keeping each child shorter than it").Experimental(),
 	solver.Int("ga", func(o *Config) *int { return &o.GA }, 300, 0, 10000,
@@ -53,13 +40,12 @@ var spec = solver.NewSpec(
 		"with a GPU pool (GPU pop): milliseconds of each round of the GPU's searches on copies of the pool's members, whose gains the pool then takes").Experimental(),
 )
 
-// cpuSpec is CPU pop's options: those of a GPU pool aside, and the crossover
-// (gpx), which no suite, test or decision runs other than by default.
-var cpuSpec = spec.Fixed("gpuround", "gpx")
+// cpuSpec is CPU pop's options: those of a GPU pool aside.
+var cpuSpec = spec.Fixed("gpuround")
 
 // gpuSpec is GPU pop's options (Options): the pool's experiments aside,
 // the GPU pool's own in.
-var gpuSpec = spec.Fixed("init", "gpx", "merge")
+var gpuSpec = spec.Fixed("init", "merge")
 
 func init() {
 	solver.Register(engine{})

@@ -41,9 +41,8 @@ func BenchmarkGPXOnAuto(b *testing.B) {
 	}{
 		{"gpx", &recomb.GPX{NoGhosts: true, NoFusion: true, NoRepair: true}},
 		{"gpx+repair", &recomb.GPX{NoGhosts: true, NoFusion: true}},
-		{"gpx2", &recomb.GPX{BothWays: true, NoRepair: true}},
-		{"gpx2-one-way+repair", &recomb.GPX{}},
-		{"gpx2+repair", &recomb.GPX{BothWays: true}},
+		{"gpx2", &recomb.GPX{NoRepair: true}},
+		{"gpx2+repair", &recomb.GPX{}},
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			var sum float64

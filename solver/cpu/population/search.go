@@ -224,7 +224,7 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 	s.evolveAll(ctx)
 	tasks := make([]task, s.w)
 	for i := range tasks {
-		tasks[i].gpx = newCrosser(s.o.GPX, n)
+		tasks[i].gpx = newCrosser(n)
 		tasks[i].child = make([]int32, n)
 	}
 	stopFeed := s.startFeeder(ctx)
@@ -414,32 +414,22 @@ func (s *search) account() solver.Account {
 	return a
 }
 
-// crosser is a task's crossover: one setting of the partition crossover,
-// or two with the shorter child kept.
+// crosser is a task's crossover: the partition crossover without ghosts
+// and fusion, and GPX2, the shorter child kept.
 type crosser struct {
-	g     [2]*recomb.GPX
-	spare []int32
+	plain, full recomb.GPX
+	spare       []int32
 }
 
-// newCrosser returns the crossover of mode for tours of n cities.
-func newCrosser(mode gpxMode, n int) *crosser {
-	plain := &recomb.GPX{NoGhosts: true, NoFusion: true}
-	switch mode {
-	case gpxBoth:
-		return &crosser{g: [2]*recomb.GPX{plain, {}}, spare: make([]int32, n)}
-	case gpx2:
-		return &crosser{g: [2]*recomb.GPX{{BothWays: true}}}
-	}
-	return &crosser{g: [2]*recomb.GPX{plain}}
+// newCrosser returns the crossover for tours of n cities.
+func newCrosser(n int) *crosser {
+	return &crosser{plain: recomb.GPX{NoGhosts: true, NoFusion: true}, spare: make([]int32, n)}
 }
 
 // Cross writes the child of a and b into child (see recomb.GPX.Cross).
 func (c *crosser) Cross(d recomb.Distancer, a, b []int32, lenA, lenB int64, child []int32) recomb.Stats {
-	st := c.g[0].Cross(d, a, b, lenA, lenB, child)
-	if c.g[1] == nil {
-		return st
-	}
-	st2 := c.g[1].Cross(d, a, b, lenA, lenB, c.spare)
+	st := c.plain.Cross(d, a, b, lenA, lenB, child)
+	st2 := c.full.Cross(d, a, b, lenA, lenB, c.spare)
 	if st2.Length < st.Length {
 		copy(child, c.spare)
 		return st2
@@ -453,7 +443,7 @@ func (c *crosser) Cross(d recomb.Distancer, a, b []int32, lenA, lenB int64, chil
 // changes only between rounds.
 func (s *search) mergeWithPool(ctx context.Context, t *task) {
 	t.merged = 0
-	if !s.o.Merge || s.o.GPX == gpxNone || len(t.out) != s.in.N {
+	if !s.o.Merge || len(t.out) != s.in.N {
 		return
 	}
 	for i := 0; i < s.pool.Len() && ctx.Err() == nil; i++ {
@@ -598,16 +588,8 @@ func (s *search) runTask(ctx context.Context, i int, t *task, slice time.Duratio
 	t.moves, t.steps, t.merged = 0, 0, 0
 	st := t.start
 	if t.cross {
-		if s.o.GPX == gpxNone {
-			t.st = recomb.Stats{}
-			st = t.a
-			if t.lenB < t.lenA {
-				st = t.b
-			}
-		} else {
-			t.st = t.gpx.Cross(s.in, t.a, t.b, t.lenA, t.lenB, t.child)
-			st = t.child
-		}
+		t.st = t.gpx.Cross(s.in, t.a, t.b, t.lenA, t.lenB, t.child)
+		st = t.child
 	}
 	if s.srch == nil || st == nil {
 		return // stopped before the searcher or the greedy start was there

@@ -61,9 +61,6 @@ type GPX struct {
 	// where the other parent is shorter inside is taken from it when the
 	// child stays one cycle (tested on the portals alone).
 	NoRepair bool
-	// BothWays tries the second parent in both directions (the ghost
-	// split depends on it) and keeps the better child.
-	BothWays bool
 
 	n, m int
 	// ghost[v] is the extended id of v's ghost (n+k), -1 when v is not
@@ -94,7 +91,6 @@ type GPX struct {
 	// the child walk
 	stamp []uint32
 	epoch uint32
-	best  []int32
 	out   []int32
 }
 
@@ -140,7 +136,6 @@ func (g *GPX) grow(n int) {
 	g.firstA, g.firstB = make([]int32, m), make([]int32, m)
 	g.stamp = make([]uint32, m)
 	g.epoch = 0
-	g.best = make([]int32, n)
 	g.out = make([]int32, 0, n)
 }
 
@@ -155,17 +150,7 @@ func (g *GPX) Cross(d Distancer, a, b []int32, lenA, lenB int64, child []int32) 
 	if n < 5 {
 		return g.copyBase(a, b, lenA, lenB, child)
 	}
-	st := g.cross(d, a, b, false, lenA, lenB, child)
-	if g.BothWays && !g.NoGhosts && st.Ghosts > 0 {
-		copy(g.best, child)
-		st2 := g.cross(d, a, b, true, lenA, lenB, child)
-		if st2.Length >= st.Length {
-			copy(child, g.best)
-			return st
-		}
-		return st2
-	}
-	return st
+	return g.cross(d, a, b, lenA, lenB, child)
 }
 
 // copyBase writes the shorter parent into child.
@@ -178,12 +163,12 @@ func (g *GPX) copyBase(a, b []int32, lenA, lenB int64, child []int32) Stats {
 	return Stats{Length: lenA}
 }
 
-// cross is one crossover with b read forwards or backwards.
-func (g *GPX) cross(d Distancer, a, b []int32, reverseB bool, lenA, lenB int64, child []int32) Stats {
+// cross is one crossover of a and b.
+func (g *GPX) cross(d Distancer, a, b []int32, lenA, lenB int64, child []int32) Stats {
 	var st Stats
-	g.links(a, b, reverseB)
+	g.links(a, b)
 	st.Ghosts = g.split()
-	g.extend(a, b, reverseB)
+	g.extend(a, b)
 	comps := g.components()
 	st.Components = comps
 	if comps == 0 {
@@ -214,18 +199,14 @@ func (g *GPX) cross(d Distancer, a, b []int32, reverseB bool, lenA, lenB int64, 
 // links sets the cities' neighbours in a and b (b reversed when
 // reverseB), in the ghost and neighbour slices for now: nA/pA/nB/pB of
 // the cities before the extension.
-func (g *GPX) links(a, b []int32, reverseB bool) {
+func (g *GPX) links(a, b []int32) {
 	n := g.n
 	for i, c := range a {
 		g.nA[c] = a[(i+1)%n]
 		g.pA[c] = a[(i+n-1)%n]
 	}
 	for i, c := range b {
-		nx, pv := b[(i+1)%n], b[(i+n-1)%n]
-		if reverseB {
-			nx, pv = pv, nx
-		}
-		g.nB[c], g.pB[c] = nx, pv
+		g.nB[c], g.pB[c] = b[(i+1)%n], b[(i+n-1)%n]
 	}
 }
 
@@ -254,8 +235,8 @@ func (g *GPX) split() int {
 
 // extend builds the extended sequences, each split city followed by its
 // ghost, and links them.
-func (g *GPX) extend(a, b []int32, reverseB bool) {
-	n, m := g.n, g.m
+func (g *GPX) extend(a, b []int32) {
+	m := g.m
 	g.ta = g.ta[:0]
 	for _, c := range a {
 		g.ta = append(g.ta, c)
@@ -264,11 +245,7 @@ func (g *GPX) extend(a, b []int32, reverseB bool) {
 		}
 	}
 	g.tb = g.tb[:0]
-	for i := range b {
-		c := b[i]
-		if reverseB {
-			c = b[n-1-i]
-		}
+	for _, c := range b {
 		g.tb = append(g.tb, c)
 		if gh := g.ghost[c]; gh >= 0 {
 			g.tb = append(g.tb, gh)

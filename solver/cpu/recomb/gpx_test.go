@@ -25,7 +25,6 @@ var variants = []struct {
 	{"repair", func() *GPX { return &GPX{NoGhosts: true, NoFusion: true} }},
 	{"ghosts", func() *GPX { return &GPX{NoFusion: true, NoRepair: true} }},
 	{"full", func() *GPX { return &GPX{} }},
-	{"bothways", func() *GPX { return &GPX{BothWays: true} }},
 }
 
 func cross(t *testing.T, g *GPX, in *problem.Instance, a, b []int32) ([]int32, Stats) {
@@ -157,10 +156,9 @@ func TestGeneratedInstances(t *testing.T) {
 					pair[v.name] = st.Gain
 					cross(t, v.g(), in, c, d)
 				}
-				// fusion and repair only open infeasible components, and both
-				// ways keeps the better of two
-				if pair["full"] < pair["ghosts"] || pair["bothways"] < pair["full"] || pair["repair"] < pair["gpx"] {
-					t.Errorf("%s %d: gains %v: fusion or both ways lost", kind, n, pair)
+				// fusion and repair only open infeasible components
+				if pair["full"] < pair["ghosts"] || pair["repair"] < pair["gpx"] {
+					t.Errorf("%s %d: gains %v: fusion or repair lost", kind, n, pair)
 				}
 			}
 			if n >= 400 {
@@ -225,7 +223,7 @@ func TestTSPLIB(t *testing.T) {
 			perturb(b, in.N/10, r)
 			twoOpt(in, a, nb)
 			twoOpt(in, b, nb)
-			_, st := cross(t, &GPX{BothWays: true}, in, a, b)
+			_, st := cross(t, &GPX{}, in, a, b)
 			total += st.Gain
 			t.Logf("%s: %+v", name, st)
 		}
@@ -243,7 +241,7 @@ func TestNoAllocationsWhenWarm(t *testing.T) {
 	perturb(b, 50, r)
 	la, lb := length(in, a), length(in, b)
 	child := make([]int32, 1000)
-	g := &GPX{BothWays: true}
+	g := &GPX{}
 	g.Cross(in, a, b, la, lb, child)
 	if n := testing.AllocsPerRun(20, func() { g.Cross(in, a, b, la, lb, child) }); n != 0 {
 		t.Errorf("%v allocations a crossover once warm", n)
