@@ -96,14 +96,14 @@ var optionLabels = map[string]string{
 	"restarts": "Restarts", "start": "Start tours", "gpus": "GPUs", "kicks": "Kicks",
 	"pivot": "Pivot rule", "rkbi_k": "Best of k", "sync": "Sync every", "share": "Sync shares",
 	"stale": "Escape after", "threeopt": "3-opt moves", "or3opt": "Pure 3-opt", "bridge": "Bridge move",
-	"depth": "Move depth", "move": "Deep move", "restart": "Restart after", "accept": "Accept",
+	"depth": "Move depth", "move": "Deep move", "accept": "Accept",
 	"segment": "Kick length", "neighbors": "Neighbours", "candidates": "Candidates",
 	"partition": "Partition", "partseg": "Piece size", "partkicks": "Piece kicks",
 	"partslice": "Piece time", "partshape": "Piece shape", "partdeep": "Shallow kicks",
 	"dist": "Distances", "window": "Window size", "wsegment": "Window kick", "beside": "GPU share",
 	"global": "Global descent", "pool": "Pool size", "rounds": "Rounds", "init": "First tours",
-	"gpx": "Crossover", "merge": "Merge", "ga": "EAX tours", "gpuround": "GPU round",
-	"gpustart": "GPU start", "draw": "Move draw", "nnk": "Near cities", "nnfrom": "Near below",
+	"merge": "Merge", "ga": "EAX tours", "gpuround": "GPU round",
+	"draw": "Move draw", "nnk": "Near cities", "nnfrom": "Near below",
 	"island": "Island size", "tabu": "Tabu steps", "tenure": "Tabu tenure", "per": "Moves a thread",
 }
 
