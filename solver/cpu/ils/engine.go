@@ -226,6 +226,7 @@ type ilsOptions struct {
 	pivotRKBI bool // OptPivot is rkbi (rkbi is 0 unless set)
 	partition partMode
 	partSeg   int     // OptPartSegment (0: partSegment)
+	solo      bool    // OptSolo
 	partKicks float64 // OptPartKicks
 	partSlice int     // OptPartSlice, milliseconds
 	partShape partShape

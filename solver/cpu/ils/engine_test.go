@@ -535,3 +535,21 @@ func TestMergedRestarts(t *testing.T) {
 		t.Fatalf("account %+v: no restarts of a merged search in 3 s with a stall of 50 ms", res.Account)
 	}
 }
+
+// TestEngineContractAutoSolo runs the engine contract on one worker's
+// chained Lin–Kernighan over the whole tour (solo=lk), forced on with the
+// partition search on 1,200 cities.
+func TestEngineContractAutoSolo(t *testing.T) {
+	eng, err := solver.Lookup("auto", solver.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := map[string]string{OptPartition: "on", OptSolo: "lk"}
+	budget := withOpts(budgetParams("auto", 1, 1), "partition=on", "solo=lk", "kicks=200")
+	cfg := enginetest.Config{
+		N:      1200,
+		Budget: func(solver.Engine) solver.Params { return budget },
+		Open:   func(solver.Engine) solver.Params { return solver.Params{Workers: 1, Extra: extra} },
+	}
+	enginetest.Run(t, eng, cfg)
+}

@@ -98,7 +98,7 @@ func (r *ilsRun) partEnv() *partition.Env {
 		Opts: partition.Options{Kicks: o.kicks, RKBI: o.rkbi,
 			OrOpt: o.cfg.orOpt, ThreeOpt: o.cfg.threeOpt, Or3: o.cfg.or3, Depth: o.cfg.depth, Move: o.cfg.move,
 			MaxSeg: o.cfg.maxSeg, AcceptEqual: o.cfg.acceptEqual, Candidates: o.cfg.candidates,
-			Seg: o.partSeg, KicksPerCity: o.partKicks, SliceMS: o.partSlice, Shape: o.partShape, DeepPerCity: o.partDeep},
+			Seg: o.partSeg, KicksPerCity: o.partKicks, SliceMS: o.partSlice, Shape: o.partShape, DeepPerCity: o.partDeep, Solo: o.solo},
 		Crowded: r.plan.Crowded, EarlyMinN: r.plan.limits.besideEarlyMinN, EarlyMaxN: r.plan.limits.besideEarlyMaxN,
 		Control: r.c, KicksDone: r.kicksDone, Aid: r.aid}
 }

@@ -100,6 +100,9 @@ type Options struct {
 	// DeepPerCity is the kicks per city made with moves of depth 1 before
 	// they take Depth's steps
 	DeepPerCity float64
+	// Solo: on one worker, chained Lin–Kernighan over the whole tour in
+	// place of the pieces (solo.go)
+	Solo bool
 }
 
 // The typed values of the settings the partition search tells apart.
@@ -296,6 +299,11 @@ func partLayout(n, w, size int) (p, rep int) {
 // took no stretch) and a warning when it stopped on an error.
 func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (*solver.WindowsAccount, string) {
 	c := env.Control
+	if env.Opts.Solo && env.Workers == 1 && len(env.In.FixedEdges) == 0 { // solo.go keeps no fixed edge
+		c.SetPhase(solver.PhaseSearch)
+		runSolo(env, t0, nbOdd, d)
+		return nil, ""
+	}
 	ctx, cancel := c.SetupContext()
 	defer cancel()
 	pr := newPartRun(env, ctx, t0, nb, nbOdd, d)
