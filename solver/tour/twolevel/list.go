@@ -11,12 +11,23 @@ import "math"
 // segment is walked from last to first when reversed. The segments are
 // linked in tour order (snx, spv) and ranked from 0 along it.
 type List struct {
-	seg, id, nx, pv []int32 // by city
-	// by segment
-	rev                               []bool
-	first, last, rank, size, snx, spv []int32
-	m, group                          int // segments, and cities a segment at a build
-	buf, sbuf                         []int32
+	c         []node    // by city
+	sg        []segment // by segment
+	m, group  int       // segments, and cities a segment at a build
+	buf, sbuf []int32
+}
+
+// node is a city's segment, its rank in the segment's stored order, and
+// the cities after and before it in that order, together so that a step
+// from a city reads one cache line.
+type node struct{ seg, id, nx, pv int32 }
+
+// segment is a segment's first and last city in stored order, whether
+// the tour walks it reversed, its rank along the tour, its size and the
+// segments after and before it in tour order.
+type segment struct {
+	rev                               bool
+	first, last, rank, size, snx, spv int32
 }
 
 // New returns the list of the tour t (a permutation of 0..len(t)-1).
@@ -26,7 +37,7 @@ func New(t []int32) *List {
 	if n >= 64 {
 		g = int(math.Sqrt(float64(n)) / 2)
 	}
-	l := &List{seg: make([]int32, n), id: make([]int32, n), nx: make([]int32, n), pv: make([]int32, n), group: max(g, 1)}
+	l := &List{c: make([]node, n), group: max(g, 1)}
 	l.build(t)
 	return l
 }
@@ -35,78 +46,76 @@ func New(t []int32) *List {
 func (l *List) build(t []int32) {
 	n := len(t)
 	m := max(1, n/l.group)
-	l.rev = make([]bool, m)
-	l.first, l.last, l.rank, l.size = make([]int32, m), make([]int32, m), make([]int32, m), make([]int32, m)
-	l.snx, l.spv = make([]int32, m), make([]int32, m)
+	l.sg = make([]segment, m)
 	for s := 0; s < m; s++ {
 		lo, hi := s*n/m, (s+1)*n/m
 		for i := lo; i < hi; i++ {
 			c := t[i]
-			l.seg[c], l.id[c] = int32(s), int32(i-lo)
+			l.c[c].seg, l.c[c].id = int32(s), int32(i-lo)
 			if i > lo {
-				l.pv[c] = t[i-1]
+				l.c[c].pv = t[i-1]
 			}
 			if i+1 < hi {
-				l.nx[c] = t[i+1]
+				l.c[c].nx = t[i+1]
 			}
 		}
-		l.first[s], l.last[s], l.rank[s], l.size[s] = t[lo], t[hi-1], int32(s), int32(hi-lo)
-		l.snx[s], l.spv[s] = int32((s+1)%m), int32((s+m-1)%m)
+		l.sg[s].first, l.sg[s].last, l.sg[s].rank, l.sg[s].size = t[lo], t[hi-1], int32(s), int32(hi-lo)
+		l.sg[s].snx, l.sg[s].spv = int32((s+1)%m), int32((s+m-1)%m)
 	}
 	l.m = m
 }
 
 // N is the number of cities.
-func (l *List) N() int { return len(l.seg) }
+func (l *List) N() int { return len(l.c) }
 
 func (l *List) head(s int32) int32 {
-	if l.rev[s] {
-		return l.last[s]
+	if l.sg[s].rev {
+		return l.sg[s].last
 	}
-	return l.first[s]
+	return l.sg[s].first
 }
 
 func (l *List) tail(s int32) int32 {
-	if l.rev[s] {
-		return l.first[s]
+	if l.sg[s].rev {
+		return l.sg[s].first
 	}
-	return l.last[s]
+	return l.sg[s].last
 }
 
 // Next is the city after a in tour order.
 func (l *List) Next(a int32) int32 {
-	s := l.seg[a]
-	if l.rev[s] {
-		if a != l.first[s] {
-			return l.pv[a]
+	s := l.c[a].seg
+	if l.sg[s].rev {
+		if a != l.sg[s].first {
+			return l.c[a].pv
 		}
-	} else if a != l.last[s] {
-		return l.nx[a]
+	} else if a != l.sg[s].last {
+		return l.c[a].nx
 	}
-	return l.head(l.snx[s])
+	return l.head(l.sg[s].snx)
 }
 
 // Prev is the city before a in tour order.
 func (l *List) Prev(a int32) int32 {
-	s := l.seg[a]
-	if l.rev[s] {
-		if a != l.last[s] {
-			return l.nx[a]
+	s := l.c[a].seg
+	if l.sg[s].rev {
+		if a != l.sg[s].last {
+			return l.c[a].nx
 		}
-	} else if a != l.first[s] {
-		return l.pv[a]
+	} else if a != l.sg[s].first {
+		return l.c[a].pv
 	}
-	return l.tail(l.spv[s])
+	return l.tail(l.sg[s].spv)
 }
 
 // key orders the cities along the tour from the segment of rank 0.
 func (l *List) key(a int32) int64 {
-	s := l.seg[a]
-	k := int64(l.id[a])
-	if l.rev[s] {
+	s := l.c[a].seg
+	k := int64(l.c[a].id)
+	if l.sg[s].rev {
 		k = -k
 	}
-	return int64(l.rank[s])<<32 + k + 1<<31
+	return int64(l.sg[s].rank)<<32 + k + 1<<31
 }
 
 // Between reports whether b lies on the tour path from a forward to c
@@ -122,7 +131,7 @@ func (l *List) Between(a, b, c int32) bool {
 // Tour appends the cities in tour order from city 0 to dst.
 func (l *List) Tour(dst []int32) []int32 {
 	c := int32(0)
-	for range l.seg {
+	for range l.c {
 		dst = append(dst, c)
 		c = l.Next(c)
 	}
@@ -137,75 +146,66 @@ func (l *List) Flip(b, c int32) {
 	if b == c || l.Next(c) == b {
 		return
 	}
-	sb, sc := l.seg[b], l.seg[c]
+	sb, sc := l.c[b].seg, l.c[c].seg
 	if sb == sc {
 		if l.key(b) > l.key(c) {
 			l.Flip(l.Next(c), l.Prev(b))
 			return
 		}
 		// a short path in place, a long one as its own segment
-		if k := l.id[c] - l.id[b]; 4*max(k, -k) < 3*l.size[sb] || l.m < 3 {
+		if k := l.c[c].id - l.c[b].id; 4*max(k, -k) < 3*l.sg[sb].size || l.m < 3 {
 			l.reverseIn(sb, b, c)
 			return
 		}
 	}
 	// the side with fewer segments
-	if k := (int(l.rank[sc]) - int(l.rank[sb]) + l.m) % l.m; 2*k > l.m {
+	if k := (int(l.sg[sc].rank) - int(l.sg[sb].rank) + l.m) % l.m; 2*k > l.m {
 		l.Flip(l.Next(c), l.Prev(b))
 		return
 	}
 	l.splitBefore(b, sb == sc, false)
-	if c != l.tail(l.seg[c]) {
+	if c != l.tail(l.c[c].seg) {
 		// the part after c moves on unless that is b's segment; with b
 		// it always moves on
-		sb, sc := l.seg[b], l.seg[c]
-		l.splitBefore(l.Next(c), l.snx[sc] == sb, sb == sc)
+		sb, sc := l.c[b].seg, l.c[c].seg
+		l.splitBefore(l.Next(c), l.sg[sc].snx == sb, sb == sc)
 	}
-	l.reverseRun(l.seg[b], l.seg[c])
-	if l.size[l.seg[b]] > int32(8*l.group) || l.size[l.seg[c]] > int32(8*l.group) {
+	l.reverseRun(l.c[b].seg, l.c[c].seg)
+	if l.sg[l.c[b].seg].size > int32(8*l.group) || l.sg[l.c[c].seg].size > int32(8*l.group) {
 		l.buf = l.Tour(l.buf[:0])
 		l.build(l.buf)
 	}
 }
 
-// reverseIn reverses the path x..y inside segment s (x before y).
+// reverseIn reverses the path x..y inside segment s (x before y) in
+// place: each city's links swap and its rank mirrors.
 func (l *List) reverseIn(s, x, y int32) {
 	lo, hi := x, y
-	if l.rev[s] {
+	if l.sg[s].rev {
 		lo, hi = y, x
 	}
-	b := l.buf[:0]
-	for c := lo; ; c = l.nx[c] {
-		b = append(b, c)
+	outL, outR := l.c[lo].pv, l.c[hi].nx
+	isFirst, isLast := lo == l.sg[s].first, hi == l.sg[s].last
+	ids := l.c[lo].id + l.c[hi].id
+	for c := lo; ; {
+		n := &l.c[c]
+		next := n.nx
+		n.nx, n.pv, n.id = n.pv, next, ids-n.id
 		if c == hi {
 			break
 		}
+		c = next
 	}
-	l.buf = b
-	id0 := l.id[lo]
-	outL, outR := l.pv[lo], l.nx[hi]
-	isFirst, isLast := lo == l.first[s], hi == l.last[s]
-	k := len(b)
-	for i := 0; i < k; i++ {
-		c := b[k-1-i]
-		l.id[c] = id0 + int32(i)
-		if i > 0 {
-			l.pv[c] = b[k-i]
-		}
-		if i+1 < k {
-			l.nx[c] = b[k-2-i]
-		}
-	}
-	nl, nh := b[k-1], b[0]
+	l.c[hi].pv, l.c[lo].nx = outL, outR
 	if isFirst {
-		l.first[s] = nl
+		l.sg[s].first = hi
 	} else {
-		l.pv[nl], l.nx[outL] = outL, nl
+		l.c[outL].nx = hi
 	}
 	if isLast {
-		l.last[s] = nh
+		l.sg[s].last = lo
 	} else {
-		l.nx[nh], l.pv[outR] = outR, nh
+		l.c[outR].pv = lo
 	}
 }
 
@@ -214,77 +214,89 @@ func (l *List) reverseIn(s, x, y int32) {
 // joins the segment before or after it; with back the cities before b
 // always move, with on those from b.
 func (l *List) splitBefore(b int32, back, on bool) {
-	s := l.seg[b]
+	s := l.c[b].seg
 	h := l.head(s)
 	if b == h {
 		return
 	}
-	nb := l.id[b] - l.id[h] // the cities before b
+	nb := l.c[b].id - l.c[h].id // the cities before b
 	if nb < 0 {
 		nb = -nb
 	}
 	p := l.buf[:0]
 	// the smaller part moves, unless its new segment is large already
-	mb, mf := nb, l.size[s]-nb
-	if big := int32(2 * l.group); l.size[l.spv[s]] > big {
+	mb, mf := nb, l.sg[s].size-nb
+	if big := int32(2 * l.group); l.sg[l.sg[s].spv].size > big {
 		mb += big
-	} else if l.size[l.snx[s]] > big {
+	} else if l.sg[l.sg[s].snx].size > big {
 		mf += big
 	}
+	rev := l.sg[s].rev
+	// within s the tour goes on by nx, or by pv when s is reversed
 	if back || (!on && mb <= mf) {
-		for c := h; c != b; c = l.Next(c) {
+		for c := h; c != b; {
 			p = append(p, c)
+			if rev {
+				c = l.c[c].pv
+			} else {
+				c = l.c[c].nx
+			}
 		}
-		if l.rev[s] {
-			l.last[s] = b
+		if l.sg[s].rev {
+			l.sg[s].last = b
 		} else {
-			l.first[s] = b
+			l.sg[s].first = b
 		}
-		l.moveTo(p, l.spv[s], false)
+		l.moveTo(p, l.sg[s].spv, false)
 	} else {
 		t := l.tail(s)
-		for c := b; ; c = l.Next(c) {
+		for c := b; ; {
 			p = append(p, c)
 			if c == t {
 				break
 			}
+			if rev {
+				c = l.c[c].pv
+			} else {
+				c = l.c[c].nx
+			}
 		}
-		if l.rev[s] {
-			l.first[s] = l.nx[b]
+		if l.sg[s].rev {
+			l.sg[s].first = l.c[b].nx
 		} else {
-			l.last[s] = l.pv[b]
+			l.sg[s].last = l.c[b].pv
 		}
-		l.moveTo(p, l.snx[s], true)
+		l.moveTo(p, l.sg[s].snx, true)
 	}
-	l.size[s] -= int32(len(p))
+	l.sg[s].size -= int32(len(p))
 	l.buf = p
 }
 
 // moveTo puts the cities p, in tour order, at the head or the tail of
 // segment s in tour order.
 func (l *List) moveTo(p []int32, s int32, head bool) {
-	app := head == l.rev[s] // appended after last, else put before first
+	app := head == l.sg[s].rev // appended after last, else put before first
 	for i := range p {
 		c := p[i]
 		if head {
 			c = p[len(p)-1-i]
 		}
-		l.seg[c] = s
+		l.c[c].seg = s
 		if app {
-			e := l.last[s]
-			l.id[c], l.pv[c], l.nx[e], l.last[s] = l.id[e]+1, e, c, c
+			e := l.sg[s].last
+			l.c[c].id, l.c[c].pv, l.c[e].nx, l.sg[s].last = l.c[e].id+1, e, c, c
 		} else {
-			f := l.first[s]
-			l.id[c], l.nx[c], l.pv[f], l.first[s] = l.id[f]-1, f, c, c
+			f := l.sg[s].first
+			l.c[c].id, l.c[c].nx, l.c[f].pv, l.sg[s].first = l.c[f].id-1, f, c, c
 		}
 	}
-	l.size[s] += int32(len(p))
-	if l.id[l.first[s]] < -1<<30 || l.id[l.last[s]] > 1<<30 {
+	l.sg[s].size += int32(len(p))
+	if l.c[l.sg[s].first].id < -1<<30 || l.c[l.sg[s].last].id > 1<<30 {
 		i := int32(0)
-		for c := l.first[s]; ; c = l.nx[c] {
-			l.id[c] = i
+		for c := l.sg[s].first; ; c = l.c[c].nx {
+			l.c[c].id = i
 			i++
-			if c == l.last[s] {
+			if c == l.sg[s].last {
 				break
 			}
 		}
@@ -294,27 +306,27 @@ func (l *List) moveTo(p []int32, s int32, head bool) {
 // reverseRun reverses the segments from a to b in tour order, the run
 // keeping its ranks.
 func (l *List) reverseRun(a, b int32) {
-	p, q := l.spv[a], l.snx[b]
+	p, q := l.sg[a].spv, l.sg[b].snx
 	run := l.sbuf[:0]
-	for s := a; ; s = l.snx[s] {
+	for s := a; ; s = l.sg[s].snx {
 		run = append(run, s)
 		if s == b {
 			break
 		}
 	}
 	l.sbuf = run
-	r0, k := int(l.rank[a]), len(run)
+	r0, k := int(l.sg[a].rank), len(run)
 	for i, s := range run {
 		j := k - 1 - i // its place in the reversed run
-		l.rev[s] = !l.rev[s]
-		l.spv[s], l.snx[s] = p, q
+		l.sg[s].rev = !l.sg[s].rev
+		l.sg[s].spv, l.sg[s].snx = p, q
 		if j > 0 {
-			l.spv[s] = run[i+1]
+			l.sg[s].spv = run[i+1]
 		}
 		if j < k-1 {
-			l.snx[s] = run[i-1]
+			l.sg[s].snx = run[i-1]
 		}
-		l.rank[s] = int32((r0 + j) % l.m)
+		l.sg[s].rank = int32((r0 + j) % l.m)
 	}
-	l.snx[p], l.spv[q] = b, a
+	l.sg[p].snx, l.sg[q].spv = b, a
 }
