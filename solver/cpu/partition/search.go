@@ -101,8 +101,44 @@ type Options struct {
 	// they take Depth's steps
 	DeepPerCity float64
 	// Solo: on one worker, chained Lin–Kernighan over the whole tour in
-	// place of the pieces (solo.go)
-	Solo bool
+	// place of the pieces (solo.go), where soloFits says so
+	Solo SoloMode
+}
+
+// SoloMode says when one worker's partition search is chained
+// Lin–Kernighan over the whole tour instead (solo.go).
+type SoloMode int
+
+const (
+	// SoloAuto: on one worker from 50,000 to soloAutoMaxN cities unless
+	// the instance is clustered, has fixed edges, is crowded or has a
+	// path improver beside (docs/DECISIONS.md#solo-lk)
+	SoloAuto SoloMode = iota
+	SoloOff
+	SoloLK // on one worker whatever the instance, unless it has fixed edges
+)
+
+// soloAutoMaxN is the most cities SoloAuto takes chained LK on: it was
+// measured from 85,900 to 100,000 cities, and its first descent over the
+// whole tour grows beyond a second there.
+const soloAutoMaxN = 200_000
+
+// soloFits tells whether the search of env is chained LK over the whole
+// tour (Options.Solo), nb and nbOdd its nearest and quadrant lists.
+func soloFits(env *Env, nb, nbOdd *neighbor.Lists, d *tour.Dist) bool {
+	if env.Workers != 1 || len(env.In.FixedEdges) > 0 { // solo.go keeps no fixed edge
+		return false
+	}
+	switch env.Opts.Solo {
+	case SoloLK:
+		return true
+	case SoloOff:
+		return false
+	}
+	// a clustered instance gains from the cluster pass of the pieces'
+	// search (docs/DECISIONS.md#cluster-pass), which chained LK lacks
+	return env.In.N <= soloAutoMaxN && !env.Crowded && env.Aid.Paths == nil && nbOdd != nb &&
+		!clustered(listSum(d, nb, nil), listSum(d, nbOdd, nil))
 }
 
 // The typed values of the settings the partition search tells apart.
@@ -299,7 +335,7 @@ func partLayout(n, w, size int) (p, rep int) {
 // took no stretch) and a warning when it stopped on an error.
 func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (*solver.WindowsAccount, string) {
 	c := env.Control
-	if env.Opts.Solo && env.Workers == 1 && len(env.In.FixedEdges) == 0 { // solo.go keeps no fixed edge
+	if soloFits(env, nb, nbOdd, d) {
 		c.SetPhase(solver.PhaseSearch)
 		runSolo(env, t0, nbOdd, d)
 		return nil, ""

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/runctl"
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/enginetest"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -37,15 +39,17 @@ func soloCheck(t *testing.T, s *solo, d *tour.Dist, what string) []int32 {
 	return tr
 }
 
-// TestSoloLKDescent: each LK step shortens the tour by what it reports,
-// never lengthens it, a step that finds nothing leaves no flip, and the
-// descent from a random tour ends far shorter.
+// TestSoloLKDescent: each LK step shortens the tour by exactly what it
+// reports (the length recomputed after every step), a step that finds
+// nothing leaves no flip, Mak–Morton flips take part, and the descent
+// from a random tour ends far shorter.
 func TestSoloLKDescent(t *testing.T) {
 	s, d := soloFixture(t, 2000, 3)
 	start := s.length
 	for i := range int32(2000) {
 		s.push(i)
 	}
+	steps, mm := 0, 0
 	for len(s.queue) > 0 {
 		t1 := s.queue[0]
 		s.queue = s.queue[1:]
@@ -55,20 +59,122 @@ func TestSoloLKDescent(t *testing.T) {
 			if s.length >= before {
 				t.Fatalf("an LK step from %d went from %d to %d", t1, before, s.length)
 			}
+			steps++
 			for _, m := range s.log[mark:] {
 				s.push(m.a)
 				s.push(m.b)
 				s.push(m.c)
 				s.push(m.d)
+				// a Mak–Morton flip leaves t1's first edge in place
+				if m.c == t1 && m.a != t1 && m.b != t1 {
+					mm++
+				}
 			}
 		} else if len(s.log) != mark {
 			t.Fatalf("a step from %d that found nothing left %d flips", t1, len(s.log)-mark)
 		}
+		soloCheck(t, s, d, "after a step")
 		s.log = s.log[:0]
 	}
-	soloCheck(t, s, d, "after the descent")
 	if s.length > start/3 {
 		t.Errorf("descent from %d ended at %d", start, s.length)
+	}
+	if mm == 0 {
+		t.Errorf("no Mak–Morton flip in %d improving steps", steps)
+	}
+}
+
+// TestSoloAlternate: on a tour left by plain LK steps, the alternate
+// second level still finds improving steps, each one exactly as long as
+// it reports.
+func TestSoloAlternate(t *testing.T) {
+	s, d := soloFixture(t, 1500, 11)
+	for range 3 {
+		for c := range int32(1500) {
+			mark := len(s.log)
+			s.added, s.removed = s.added[:0], append(s.removed[:0], c, s.l.Next(c))
+			s.best, s.bestAt = 0, 0
+			if s.step(c, s.l.Next(c), s.dist(c, s.l.Next(c)), 0, mark) {
+				s.undo(mark + s.bestAt)
+				s.length -= s.best
+			} else {
+				s.undo(mark)
+			}
+			s.log = s.log[:0]
+		}
+	}
+	soloCheck(t, s, d, "after the plain steps")
+	found := 0
+	for c := range int32(1500) {
+		t2 := s.l.Next(c)
+		mark := len(s.log)
+		s.added, s.removed = s.added[:0], append(s.removed[:0], c, t2)
+		s.removedAt[c^t2]++
+		s.best, s.bestAt = 0, 0
+		before := s.l.Tour(nil)
+		ok := s.alternate(c, t2, mark)
+		s.removedAt[c^t2]--
+		if ok {
+			s.undo(mark + s.bestAt)
+			s.length -= s.best
+			found++
+		} else if !sameCycle(s.l.Tour(nil), before) {
+			t.Fatalf("an alternate step from %d that found nothing changed the tour", c)
+		}
+		soloCheck(t, s, d, "after an alternate step")
+		s.log = s.log[:0]
+	}
+	if found == 0 {
+		t.Fatal("the alternate step found nothing after the plain steps")
+	}
+}
+
+// TestSoloSymmetric: the candidate graph holds every list's edge both
+// ways, once, without a city's own, each row nearest first.
+func TestSoloSymmetric(t *testing.T) {
+	in := uniformInstance(700, 5)
+	nb := neighbor.Quadrant(in, 8)
+	s, _ := soloFixture(t, 700, 5)
+	has := func(a, b int32) bool {
+		return slices.ContainsFunc(s.nb[s.at[a]:s.at[a+1]], func(e soloCand) bool { return e.c == b })
+	}
+	for a := range int32(700) {
+		row := s.nb[s.at[a]:s.at[a+1]]
+		for i, e := range row {
+			if e.c == a || !has(e.c, a) || slices.ContainsFunc(row[i+1:], func(f soloCand) bool { return f.c == e.c }) {
+				t.Fatalf("city %d: candidate %d (self, one way, or twice)", a, e.c)
+			}
+			if e.d != s.dist(a, e.c) || i > 0 && e.d < row[i-1].d {
+				t.Fatalf("city %d: row not nearest first with its distances", a)
+			}
+		}
+		for _, b := range nb.Of(int(a)) {
+			if b != a && !has(a, b) {
+				t.Fatalf("city %d: list's candidate %d missing", a, b)
+			}
+		}
+	}
+}
+
+// TestSoloFits: by default one worker searches the whole tour by chained
+// LK on a uniform instance and the pieces on a clustered one or beside
+// another worker; lk and off override the instance.
+func TestSoloFits(t *testing.T) {
+	for _, c := range []struct {
+		kind    string
+		workers int
+		mode    SoloMode
+		want    bool
+	}{
+		{"portgen", 1, SoloAuto, true}, {"portcgen", 1, SoloAuto, false}, {"portgen", 2, SoloAuto, false},
+		{"portcgen", 1, SoloLK, true}, {"portgen", 1, SoloOff, false},
+	} {
+		in := enginetest.DIMACS(t, c.kind, 3000, 3000)
+		env := &Env{In: in, Workers: c.workers, Opts: Options{Solo: c.mode}}
+		got := soloFits(env, neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8), tour.NewDist(in))
+		if got != c.want {
+			t.Errorf("%s on %d workers, mode %d: %v, want %v", c.kind, c.workers, c.mode, got, c.want)
+		}
 	}
 }
 
@@ -146,5 +252,26 @@ func TestSoloKicks(t *testing.T) {
 	}
 	if undone == 0 {
 		t.Fatal("no stopped kick was undone")
+	}
+}
+
+// TestSoloDist: the inline distance from coordinates is tour.Dist's, for
+// EUC_2D and CEIL_2D alike (4,200 cities: no CEIL_2D matrix).
+func TestSoloDist(t *testing.T) {
+	for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D} {
+		in := uniformInstance(4200, 13)
+		in.Metric = m
+		d := tour.NewDist(in)
+		rng := newRNG(4, 4)
+		s := newSolo(rng.RandomTour(4200), 0, neighbor.Quadrant(in, 8), d, rng)
+		if s.xy == nil {
+			t.Fatalf("metric %v: no coordinates inline", m)
+		}
+		for range 20000 {
+			a, b := int32(rng.Intn(4200)), int32(rng.Intn(4200))
+			if got, want := s.dist(a, b), d.At(a, b); got != want {
+				t.Fatalf("metric %v: dist(%d, %d) = %d, want %d", m, a, b, got, want)
+			}
+		}
 	}
 }
