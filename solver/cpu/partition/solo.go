@@ -43,7 +43,8 @@ type solo struct {
 	at     []int32
 	length int64
 	log    []soloMove
-	queue  []int32
+	queue  []int32 // the cities to try, from qhead on
+	qhead  int
 	queued []bool
 	rng    *runctl.Rand
 	keep   bool // keep the log of a kick's repair, to undo it
@@ -54,7 +55,7 @@ type solo struct {
 	added, removed []int32
 	// addedAt and removedAt count the pairs of added and removed by the
 	// hash a^b of their ends, so that most lookups need no scan
-	addedAt, removedAt []uint8
+	addedAt, removedAt [soloHash]uint8
 	cands              [len(soloBreadth)][4]lkCand
 	flips              int64 // the flips made, the run's moves evaluated
 }
@@ -76,8 +77,7 @@ type lkCand struct {
 
 func newSolo(t0 []int32, length int64, nb *neighbor.Lists, d *tour.Dist, rng *runctl.Rand) *solo {
 	n := len(t0)
-	s := &solo{l: twolevel.New(t0), d: d, length: length, queued: make([]bool, n), rng: rng,
-		addedAt: make([]uint8, soloHashSize(n)), removedAt: make([]uint8, soloHashSize(n))}
+	s := &solo{l: twolevel.New(t0), d: d, length: length, queued: make([]bool, n), rng: rng}
 	if x, y, ceil := d.Coords(); x != nil {
 		s.xy, s.ceil = make([]float64, 2*n), ceil
 		for i := range n {
@@ -186,13 +186,14 @@ func (s *solo) undo(mark int) {
 // drain runs the LK step from the queued cities until the queue is empty
 // or stop says so; the cities of every improving step are queued again.
 func (s *solo) drain(stop func() bool) {
-	for i := 0; len(s.queue) > 0; i++ {
+	for i := 0; ; i++ {
 		if i&255 == 0 && stop() {
 			return
 		}
-		t1 := s.queue[0]
-		s.queue = s.queue[1:]
-		s.queued[t1] = false
+		t1 := s.pop()
+		if t1 < 0 {
+			return
+		}
 		mark := len(s.log)
 		if s.improve(t1) {
 			for _, m := range s.log[mark:] {
@@ -206,9 +207,22 @@ func (s *solo) drain(stop func() bool) {
 			s.log = s.log[:mark]
 		}
 	}
-	if len(s.queue) == 0 {
-		s.queue = s.queue[:0:0] // let the drained head go
+}
+
+// pop takes the first queued city, or -1 when none is; the queue keeps
+// its array, so that a kick's queue allocates nothing.
+func (s *solo) pop() int32 {
+	if s.qhead == len(s.queue) {
+		s.queue, s.qhead = s.queue[:0], 0
+		return -1
 	}
+	c := s.queue[s.qhead]
+	s.qhead++
+	s.queued[c] = false
+	if s.qhead >= 4096 && 2*s.qhead >= len(s.queue) { // drop the taken head
+		s.queue, s.qhead = s.queue[:copy(s.queue, s.queue[s.qhead:])], 0
+	}
+	return c
 }
 
 // improve applies the first improving LK step from t1 and the city after
@@ -222,14 +236,14 @@ func (s *solo) improve(t1 int32) bool {
 	t2 := s.l.Next(t1)
 	mark := len(s.log)
 	s.added, s.removed = s.added[:0], append(s.removed[:0], t1, t2)
-	s.removedAt[t1^t2]++
+	s.removedAt[(t1^t2)&(soloHash-1)]++
 	s.best, s.bestAt = 0, 0
 	ok := s.step(t1, t2, s.dist(t1, t2), 0, mark)
 	if !ok {
 		s.undo(mark)
 		ok = s.alternate(t1, t2, mark)
 	}
-	s.removedAt[t1^t2]--
+	s.removedAt[(t1^t2)&(soloHash-1)]--
 	if !ok {
 		s.undo(mark)
 		return false
@@ -268,14 +282,14 @@ func (s *solo) step(t1, last int32, G int64, level, mark int) bool {
 		if g1 <= floor {
 			break
 		}
-		if t3 == t1 || t3 == sl || t3 == pl || soloHas(s.removedAt, s.removed, last, t3) {
+		if t3 == t1 || t3 == sl || t3 == pl || soloHas(&s.removedAt, s.removed, last, t3) {
 			continue
 		}
 		t4 := l.Next(t3)
 		if fwd {
 			t4 = l.Prev(t3)
 		}
-		if t4 == t1 || soloHas(s.addedAt, s.added, t3, t4) {
+		if t4 == t1 || soloHas(&s.addedAt, s.added, t3, t4) {
 			continue
 		}
 		g := g1 + s.dist(t3, t4)
@@ -321,11 +335,11 @@ func (s *solo) step(t1, last int32, G int64, level, mark int) bool {
 		na, nr := len(s.added), len(s.removed)
 		s.added = append(s.added, last, c.t3)
 		s.removed = append(s.removed, c.t3, c.t4)
-		s.addedAt[last^c.t3]++
-		s.removedAt[c.t3^c.t4]++
+		s.addedAt[(last^c.t3)&(soloHash-1)]++
+		s.removedAt[(c.t3^c.t4)&(soloHash-1)]++
 		ok := s.step(t1, c.t4, c.g, level+1, mark)
-		s.addedAt[last^c.t3]--
-		s.removedAt[c.t3^c.t4]--
+		s.addedAt[(last^c.t3)&(soloHash-1)]--
+		s.removedAt[(c.t3^c.t4)&(soloHash-1)]--
 		if ok {
 			return true
 		}
@@ -351,14 +365,14 @@ func (s *solo) makMorton(t1, last int32, G, floor int64, fwd bool, cands []lkCan
 		if g1 <= floor {
 			break
 		}
-		if t3 == last || t3 == fp || soloHas(s.removedAt, s.removed, t1, t3) {
+		if t3 == last || t3 == fp || soloHas(&s.removedAt, s.removed, t1, t3) {
 			continue
 		}
 		t4 := l.Prev(t3)
 		if fwd {
 			t4 = l.Next(t3)
 		}
-		if soloHas(s.addedAt, s.added, t3, t4) {
+		if soloHas(&s.addedAt, s.added, t3, t4) {
 			continue
 		}
 		if g := g1 + s.dist(t3, t4); len(cands) == 0 || g > cands[0].g {
@@ -387,11 +401,11 @@ func (s *solo) mmStep(t1, last int32, c lkCand, level, mark int) bool {
 	na, nr := len(s.added), len(s.removed)
 	s.added = append(s.added, t1, c.t3)
 	s.removed = append(s.removed, c.t3, c.t4)
-	s.addedAt[t1^c.t3]++
-	s.removedAt[c.t3^c.t4]++
+	s.addedAt[(t1^c.t3)&(soloHash-1)]++
+	s.removedAt[(c.t3^c.t4)&(soloHash-1)]++
 	ok := s.step(c.t4, last, c.g, level+1, mark)
-	s.addedAt[t1^c.t3]--
-	s.removedAt[c.t3^c.t4]--
+	s.addedAt[(t1^c.t3)&(soloHash-1)]--
+	s.removedAt[(c.t3^c.t4)&(soloHash-1)]--
 	if ok {
 		return true
 	}
@@ -400,21 +414,16 @@ func (s *solo) mmStep(t1, last int32, c lkCand, level, mark int) bool {
 	return false
 }
 
-// soloHashSize is the length of the pair counts of n cities: a^b of two
-// cities below n is below the power of two from n.
-func soloHashSize(n int) int {
-	m := 1
-	for m < n {
-		m <<= 1
-	}
-	return m
-}
+// soloHash is the length of the pair counts by hash, small enough to
+// stay in the first-level cache: a step adds and removes at most 2 ×
+// soloDepth edges.
+const soloHash = 1 << 12
 
 // soloHas reports whether the edge (a, b) is among the pairs of e, whose
 // counts by hash are at: it scans e only when a pair of the same hash is
 // there.
-func soloHas(at []uint8, e []int32, a, b int32) bool {
-	if at[a^b] == 0 {
+func soloHas(at *[soloHash]uint8, e []int32, a, b int32) bool {
+	if at[(a^b)&(soloHash-1)] == 0 {
 		return false
 	}
 	for i := 0; i+1 < len(e); i += 2 {
@@ -522,10 +531,10 @@ func (s *solo) kick(stop func() bool) bool {
 		}
 	}
 	s.drain(stop)
-	for _, c := range s.queue {
+	for _, c := range s.queue[s.qhead:] {
 		s.queued[c] = false
 	}
-	s.queue = s.queue[:0]
+	s.queue, s.qhead = s.queue[:0], 0
 	if s.length > before {
 		s.undo(0)
 		s.length = before

@@ -50,10 +50,7 @@ func TestSoloLKDescent(t *testing.T) {
 		s.push(i)
 	}
 	steps, mm := 0, 0
-	for len(s.queue) > 0 {
-		t1 := s.queue[0]
-		s.queue = s.queue[1:]
-		s.queued[t1] = false
+	for t1 := s.pop(); t1 >= 0; t1 = s.pop() {
 		before, mark := s.length, len(s.log)
 		if s.improve(t1) {
 			if s.length >= before {
@@ -109,11 +106,11 @@ func TestSoloAlternate(t *testing.T) {
 		t2 := s.l.Next(c)
 		mark := len(s.log)
 		s.added, s.removed = s.added[:0], append(s.removed[:0], c, t2)
-		s.removedAt[c^t2]++
+		s.removedAt[(c^t2)&(soloHash-1)]++
 		s.best, s.bestAt = 0, 0
 		before := s.l.Tour(nil)
 		ok := s.alternate(c, t2, mark)
-		s.removedAt[c^t2]--
+		s.removedAt[(c^t2)&(soloHash-1)]--
 		if ok {
 			s.undo(mark + s.bestAt)
 			s.length -= s.best
