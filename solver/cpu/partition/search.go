@@ -110,7 +110,7 @@ type Options struct {
 type SoloMode int
 
 const (
-	// SoloAuto: on one worker from 50,000 to soloAutoMaxN cities unless
+	// SoloAuto: on one worker from soloAutoMinN to soloAutoMaxN cities unless
 	// the instance is clustered, has fixed edges, is crowded or has a
 	// path improver beside (docs/DECISIONS.md#solo-lk)
 	SoloAuto SoloMode = iota
@@ -118,10 +118,15 @@ const (
 	SoloLK // on one worker whatever the instance, unless it has fixed edges
 )
 
-// soloAutoMaxN is the most cities SoloAuto takes chained LK on: it was
-// measured from 85,900 to 100,000 cities, and its first descent over the
-// whole tour grows beyond a second there.
-const soloAutoMaxN = 200_000
+// soloAutoMinN and soloAutoMaxN bound the cities SoloAuto takes chained
+// LK on: from where the auto engine's one worker runs the partition
+// search (a partition search forced on fewer cities keeps its pieces),
+// to twice the sizes measured (85,900 to 100,000 cities), its first
+// descent over the whole tour lasting over a second there.
+const (
+	soloAutoMinN = 50_000
+	soloAutoMaxN = 200_000
+)
 
 // soloFits tells whether the search of env is chained LK over the whole
 // tour (Options.Solo), nb and nbOdd its nearest and quadrant lists.
@@ -137,7 +142,7 @@ func soloFits(env *Env, nb, nbOdd *neighbor.Lists, d *tour.Dist) bool {
 	}
 	// a clustered instance gains from the cluster pass of the pieces'
 	// search (docs/DECISIONS.md#cluster-pass), which chained LK lacks
-	return env.In.N <= soloAutoMaxN && !env.Crowded && env.Aid.Paths == nil && nbOdd != nb &&
+	return env.In.N >= soloAutoMinN && env.In.N <= soloAutoMaxN && !env.Crowded && env.Aid.Paths == nil && nbOdd != nb &&
 		!clustered(listSum(d, nb, nil), listSum(d, nbOdd, nil))
 }
 

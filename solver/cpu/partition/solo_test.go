@@ -154,23 +154,25 @@ func TestSoloSymmetric(t *testing.T) {
 }
 
 // TestSoloFits: by default one worker searches the whole tour by chained
-// LK on a uniform instance and the pieces on a clustered one or beside
-// another worker; lk and off override the instance.
+// LK on a uniform instance of 50,000 cities and the pieces on a clustered
+// one, a smaller one or beside another worker; lk and off override them.
 func TestSoloFits(t *testing.T) {
 	for _, c := range []struct {
 		kind    string
+		n       int
 		workers int
 		mode    SoloMode
 		want    bool
 	}{
-		{"portgen", 1, SoloAuto, true}, {"portcgen", 1, SoloAuto, false}, {"portgen", 2, SoloAuto, false},
-		{"portcgen", 1, SoloLK, true}, {"portgen", 1, SoloOff, false},
+		{"portgen", 50000, 1, SoloAuto, true}, {"portcgen", 50000, 1, SoloAuto, false},
+		{"portgen", 50000, 2, SoloAuto, false}, {"portgen", 3000, 1, SoloAuto, false},
+		{"portcgen", 3000, 1, SoloLK, true}, {"portgen", 50000, 1, SoloOff, false},
 	} {
-		in := enginetest.DIMACS(t, c.kind, 3000, 3000)
+		in := enginetest.DIMACS(t, c.kind, c.n, uint64(c.n))
 		env := &Env{In: in, Workers: c.workers, Opts: Options{Solo: c.mode}}
 		got := soloFits(env, neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8), tour.NewDist(in))
 		if got != c.want {
-			t.Errorf("%s on %d workers, mode %d: %v, want %v", c.kind, c.workers, c.mode, got, c.want)
+			t.Errorf("%s of %d cities on %d workers, mode %d: %v, want %v", c.kind, c.n, c.workers, c.mode, got, c.want)
 		}
 	}
 }
