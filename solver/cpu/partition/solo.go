@@ -548,6 +548,10 @@ func (s *solo) kick(stop func() bool) bool {
 func runSolo(env *Env, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 	c := env.Control
 	s := newSolo(t0, d.Length(t0), nb, d, newRNG(env.Seed, runctl.StreamStitch))
+	if t := s.quickBoruvka(); t != nil { // LK descends further from it
+		s.l, s.length = twolevel.New(t), d.Length(t)
+		t0 = t
+	}
 	var buf []int32
 	last := time.Now()
 	offer := func(force bool) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/enginetest"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
@@ -271,6 +272,65 @@ func TestSoloDist(t *testing.T) {
 			if got, want := s.dist(a, b), d.At(a, b); got != want {
 				t.Fatalf("metric %v: dist(%d, %d) = %d, want %d", m, a, b, got, want)
 			}
+		}
+	}
+}
+
+// TestSoloQuickBoruvka: the quick Borůvka start is a tour of every city,
+// within a few percent of the greedy tour on uniform and clustered
+// instances, and LK descends from it at least as far as from the greedy
+// tour on the clustered one.
+func TestSoloQuickBoruvka(t *testing.T) {
+	for _, kind := range []string{"portgen", "portcgen"} {
+		in := enginetest.DIMACS(t, kind, 20000, 20000)
+		d := tour.NewDist(in)
+		greedy := runctl.To32(construct.Greedy(in, neighbor.Nearest(in, 8)))
+		descend := func(t0 []int32) int64 {
+			s := newSolo(t0, d.Length(t0), neighbor.Quadrant(in, 8), d, newRNG(1, 1))
+			for _, c := range t0 {
+				s.push(c)
+			}
+			s.drain(func() bool { return false })
+			return s.length
+		}
+		s := newSolo(greedy, d.Length(greedy), neighbor.Quadrant(in, 8), d, newRNG(1, 1))
+		qb := s.quickBoruvka()
+		if err := solver.ValidateTour(runctl.ToInt(qb), in.N); err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		lq, lg := d.Length(qb), d.Length(greedy)
+		if lq > lg*110/100 {
+			t.Errorf("%s: quick Borůvka %d, greedy %d", kind, lq, lg)
+		}
+		if dq, dg := descend(qb), descend(greedy); kind == "portcgen" && dq > dg {
+			t.Errorf("%s: descent from quick Borůvka %d, from greedy %d", kind, dq, dg)
+		}
+	}
+}
+
+// TestSoloQuickBoruvkaDegenerate: cities on one line still give a tour;
+// cities all at one point give none (the greedy start stays).
+func TestSoloQuickBoruvkaDegenerate(t *testing.T) {
+	for _, flat := range []bool{false, true} {
+		in := uniformInstance(5000, 17)
+		for i := range in.Y {
+			in.Y[i] = 0
+			if flat {
+				in.X[i] = 7
+			}
+		}
+		d := tour.NewDist(in)
+		rng := newRNG(2, 2)
+		s := newSolo(rng.RandomTour(in.N), 0, neighbor.Quadrant(in, 8), d, rng)
+		qb := s.quickBoruvka()
+		if flat {
+			if qb != nil {
+				t.Fatal("a tour of cities all at one point")
+			}
+			continue
+		}
+		if err := solver.ValidateTour(runctl.ToInt(qb), in.N); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
