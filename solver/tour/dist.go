@@ -65,6 +65,16 @@ func (d *Dist) At(a, b int32) int64 {
 // distances. Callers must not modify it.
 func (d *Dist) Matrix() []int32 { return d.m }
 
+// Coords returns the coordinates when d computes EUC_2D or CEIL_2D
+// distances from them (no matrix), and whether it rounds up (CEIL_2D),
+// so that a hot loop can inline them; else nil.
+func (d *Dist) Coords() (x, y []float64, ceil bool) {
+	if d.m != nil {
+		return nil, nil, false
+	}
+	return d.x, d.y, d.ceil
+}
+
 // N returns the number of cities.
 func (d *Dist) N() int { return d.n }
 

@@ -60,6 +60,9 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"partition search: its pieces, segments of consecutive tour positions (path), cells of the plane each holding several tour paths (region), the two by turns (alternate), or the one whose last round gained more per second (per kick under a kicks budget), the other every fourth round (auto)").Experimental(),
 	solver.Float(OptPartDeep, func(o *ilsOptions) *float64 { return &o.partDeep }, 10, 0, 1e6,
 		"partition search: kicks per city made with sequential moves of depth 1 before they take the depth option's steps (0: from the start)").Experimental(),
+	solver.Enum(OptSolo, func(o *ilsOptions) *partition.SoloMode { return &o.solo }, "auto", []string{"auto", "off", "lk"},
+		[]partition.SoloMode{partition.SoloAuto, partition.SoloOff, partition.SoloLK},
+		"partition search on one worker: the whole tour searched at once instead by chained Lin–Kernighan (steps with Mak–Morton moves and an alternate second level on a two-level list, local double-bridge kicks), never with fixed edges (auto: the auto engine from 50,000 to 200,000 cities on an instance not clustered; lk: always)").Experimental(),
 	solver.Enum(OptWindows, func(o *ilsOptions) *strategy.Toggle { return &o.win.mode }, "auto", []string{"auto", "on", "off"},
 		[]strategy.Toggle{strategy.ByStrategy, strategy.On, strategy.Off},
 		"auto on a time limit: the partition search hands over, once its gain a second falls low, to the population search on windows of the tour, cells of the plane each holding the tour's paths through it, searched on their own cores and spliced back when shorter, the cuts turning every round (auto: from 50,000 to 400,000 cities on a limit of 30 s or more with 1 ms of cores × time limit a city; on: from 50,000)").Experimental(),
@@ -159,6 +162,9 @@ const (
 	// "auto" (the one whose last round gained more per second, per kick
 	// under a kicks budget; the other every fourth round).
 	OptPartShape = "partshape"
+	// OptSolo replaces the partition search on one worker by chained
+	// Lin–Kernighan over the whole tour ("auto", "lk", "off").
+	OptSolo = "solo"
 )
 
 // Options of the windows after the partition search (windows.go).
@@ -194,11 +200,11 @@ func stable(d solver.Decl[ilsOptions]) solver.Decl[ilsOptions] { return d.Stable
 var ilsSpecs = map[string]*solver.Spec[ilsOptions]{
 	"2opt-ils": solver.NewSpec(ilsDecls...).Modify(OptNeighbors, stable).
 		Fixed(OptPivot, OptRKBI, OptStale, OptThreeOpt, OptOr3, OptBridge, OptDepth, OptMove, OptAccept, OptSegment,
-			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep, OptWindows, OptWinSize, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),
+			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep, OptSolo, OptWindows, OptWinSize, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),
 	"3opt-ils": solver.NewSpec(ilsDecls...).With(OptThreeOpt, "on").
 		Modify(OptPivot, stable).Modify(OptRKBI, stable).Modify(OptNeighbors, stable).
 		Fixed(OptSync, OptShare, OptStale, OptThreeOpt, OptOr3, OptBridge, OptDepth, OptAccept, OptSegment,
-			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep, OptWindows, OptWinSize, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),
+			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep, OptSolo, OptWindows, OptWinSize, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),
 	"auto": solver.NewSpec(ilsDecls...).With(OptThreeOpt, "on").With(OptAccept, "equal").BySize(autoBySize).
 		Fixed(OptPivot, OptRKBI, OptSync, OptThreeOpt, OptBridge, OptDepth, OptAccept, OptSegment, OptNeighbors, OptPartSlice,
 			OptWinSize, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),

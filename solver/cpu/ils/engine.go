@@ -225,9 +225,10 @@ type ilsOptions struct {
 	rkbi      int  // >0: random-k-best-improvement pivoting among this many
 	pivotRKBI bool // OptPivot is rkbi (rkbi is 0 unless set)
 	partition partMode
-	partSeg   int     // OptPartSegment (0: partSegment)
-	partKicks float64 // OptPartKicks
-	partSlice int     // OptPartSlice, milliseconds
+	partSeg   int                // OptPartSegment (0: partSegment)
+	solo      partition.SoloMode // OptSolo
+	partKicks float64            // OptPartKicks
+	partSlice int                // OptPartSlice, milliseconds
 	partShape partShape
 	partDeep  float64 // OptPartDeep
 	restart   int     // the plan's restart stall, milliseconds (0: none)

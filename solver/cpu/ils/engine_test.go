@@ -535,3 +535,39 @@ func TestMergedRestarts(t *testing.T) {
 		t.Fatalf("account %+v: no restarts of a merged search in 3 s with a stall of 50 ms", res.Account)
 	}
 }
+
+// TestEngineContractAutoSolo runs the engine contract on one worker's
+// chained Lin–Kernighan over the whole tour (solo=lk), forced on with the
+// partition search on 1,200 cities.
+func TestEngineContractAutoSolo(t *testing.T) {
+	eng, err := solver.Lookup("auto", solver.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := map[string]string{OptPartition: "on", OptSolo: "lk"}
+	budget := withOpts(budgetParams("auto", 1, 1), "partition=on", "solo=lk", "kicks=200")
+	cfg := enginetest.Config{
+		N:      1200,
+		Budget: func(solver.Engine) solver.Params { return budget },
+		Open:   func(solver.Engine) solver.Params { return solver.Params{Workers: 1, Extra: extra} },
+	}
+	enginetest.Run(t, eng, cfg)
+}
+
+// TestAutoOneWorkerSolo: auto on one worker on 50,000 uniform cities
+// (its default there, chained LK over the whole tour) returns a valid
+// tour of the length it reports, far below its greedy start, within its
+// 3-s limit; off, the pieces' search does as well.
+func TestAutoOneWorkerSolo(t *testing.T) {
+	in := uniformInstance(50_000, 9)
+	start := solver.TourLength(in, construct.Greedy(in, neighbor.Nearest(in, 8)))
+	for _, mode := range []string{"auto", "off"} {
+		res := solve(t, "auto", in, withOpts(solver.Params{Seed: 1, Workers: 1, TimeLimit: 3 * time.Second}, OptSolo+"="+mode), nil)
+		if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+			t.Fatalf("solo=%s: %v", mode, err)
+		}
+		if got := solver.TourLength(in, res.Tour); got != res.Length || got > start*97/100 {
+			t.Fatalf("solo=%s: length %d, reported %d, greedy start %d", mode, got, res.Length, start)
+		}
+	}
+}

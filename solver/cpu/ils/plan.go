@@ -89,6 +89,15 @@ func (e ilsEngine) searchCities(o ilsOptions, in *solver.Instance) int {
 	return partition.PieceCities(in.N, o.partSeg)
 }
 
+// soloMode is the partition search's Solo: auto's only for the auto
+// engine, the others keeping the pieces.
+func (r *ilsRun) soloMode() partition.SoloMode {
+	if r.o.solo == partition.SoloAuto && !r.o.cfg.partAuto {
+		return partition.SoloOff
+	}
+	return r.o.solo
+}
+
 // partEnv is what the partition search of r reads of it: the instance,
 // the settings, the plan's values, the run's control and kick counters,
 // and the path improver beside it.
@@ -98,7 +107,7 @@ func (r *ilsRun) partEnv() *partition.Env {
 		Opts: partition.Options{Kicks: o.kicks, RKBI: o.rkbi,
 			OrOpt: o.cfg.orOpt, ThreeOpt: o.cfg.threeOpt, Or3: o.cfg.or3, Depth: o.cfg.depth, Move: o.cfg.move,
 			MaxSeg: o.cfg.maxSeg, AcceptEqual: o.cfg.acceptEqual, Candidates: o.cfg.candidates,
-			Seg: o.partSeg, KicksPerCity: o.partKicks, SliceMS: o.partSlice, Shape: o.partShape, DeepPerCity: o.partDeep},
+			Seg: o.partSeg, KicksPerCity: o.partKicks, SliceMS: o.partSlice, Shape: o.partShape, DeepPerCity: o.partDeep, Solo: r.soloMode()},
 		Crowded: r.plan.Crowded, EarlyMinN: r.plan.limits.besideEarlyMinN, EarlyMaxN: r.plan.limits.besideEarlyMaxN,
 		Control: r.c, KicksDone: r.kicksDone, Aid: r.aid}
 }

@@ -3,6 +3,12 @@ package partition
 import (
 	"testing"
 	"time"
+
+	"github.com/tsplab/tsplab/internal/runctl"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/enginetest"
+	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // benchPartSegment times the kicks of one segment search of the
@@ -64,4 +70,25 @@ func BenchmarkPartRound(b *testing.B) {
 	}
 	b.ReportMetric(float64(kicks)/b.Elapsed().Seconds(), "kicks/s")
 	b.ReportMetric(float64(stitch.Milliseconds())/float64(b.N), "descent-ms/round")
+}
+
+// BenchmarkSoloKicks times one worker's chained LK kicks (solo.go) on the
+// DIMACS uniform instance of 100,000 cities from its greedy start and
+// first descent, reporting kicks a second.
+func BenchmarkSoloKicks(b *testing.B) {
+	in := enginetest.DIMACS(b, "portgen", 100000, 100000)
+	d := tour.NewDist(in)
+	t0 := runctl.To32(construct.Greedy(in, neighbor.Nearest(in, 8)))
+	s := newSolo(t0, d.Length(t0), neighbor.Quadrant(in, 8), d, newRNG(1, 1))
+	for _, c := range t0 {
+		s.push(c)
+	}
+	never := func() bool { return false }
+	s.drain(never)
+	b.ResetTimer()
+	for range b.N {
+		s.log = s.log[:0]
+		s.kick(never)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "kicks/s")
 }

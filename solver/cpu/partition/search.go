@@ -100,6 +100,50 @@ type Options struct {
 	// DeepPerCity is the kicks per city made with moves of depth 1 before
 	// they take Depth's steps
 	DeepPerCity float64
+	// Solo: on one worker, chained Lin–Kernighan over the whole tour in
+	// place of the pieces (solo.go), where soloFits says so
+	Solo SoloMode
+}
+
+// SoloMode says when one worker's partition search is chained
+// Lin–Kernighan over the whole tour instead (solo.go).
+type SoloMode int
+
+const (
+	// SoloAuto: on one worker from soloAutoMinN to soloAutoMaxN cities unless
+	// the instance is clustered, has fixed edges, is crowded or has a
+	// path improver beside (docs/DECISIONS.md#solo-lk)
+	SoloAuto SoloMode = iota
+	SoloOff
+	SoloLK // on one worker whatever the instance, unless it has fixed edges
+)
+
+// soloAutoMinN and soloAutoMaxN bound the cities SoloAuto takes chained
+// LK on: from where the auto engine's one worker runs the partition
+// search (a partition search forced on fewer cities keeps its pieces),
+// to twice the sizes measured (85,900 to 100,000 cities), its first
+// descent over the whole tour lasting over a second there.
+const (
+	soloAutoMinN = 50_000
+	soloAutoMaxN = 200_000
+)
+
+// soloFits tells whether the search of env is chained LK over the whole
+// tour (Options.Solo), nb and nbOdd its nearest and quadrant lists.
+func soloFits(env *Env, nb, nbOdd *neighbor.Lists, d *tour.Dist) bool {
+	if env.Workers != 1 || len(env.In.FixedEdges) > 0 { // solo.go keeps no fixed edge
+		return false
+	}
+	switch env.Opts.Solo {
+	case SoloLK:
+		return true
+	case SoloOff:
+		return false
+	}
+	// a clustered instance gains from the cluster pass of the pieces'
+	// search (docs/DECISIONS.md#cluster-pass), which chained LK lacks
+	return env.In.N >= soloAutoMinN && env.In.N <= soloAutoMaxN && !env.Crowded && env.Aid.Paths == nil && nbOdd != nb &&
+		!clustered(listSum(d, nb, nil), listSum(d, nbOdd, nil))
 }
 
 // The typed values of the settings the partition search tells apart.
@@ -296,6 +340,11 @@ func partLayout(n, w, size int) (p, rep int) {
 // took no stretch) and a warning when it stopped on an error.
 func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (*solver.WindowsAccount, string) {
 	c := env.Control
+	if soloFits(env, nb, nbOdd, d) {
+		c.SetPhase(solver.PhaseSearch)
+		runSolo(env, t0, nbOdd, d)
+		return nil, ""
+	}
 	ctx, cancel := c.SetupContext()
 	defer cancel()
 	pr := newPartRun(env, ctx, t0, nb, nbOdd, d)

@@ -1,0 +1,589 @@
+package partition
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/tsplab/tsplab/internal/runctl"
+	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
+	"github.com/tsplab/tsplab/solver/tour/twolevel"
+)
+
+// The search of one worker over the whole tour (Options.Solo), as chained
+// Lin–Kernighan runs it: the tour a two-level list (O(√n) flips), a queue
+// of active cities each tried with the LK step, and local kicks, a double
+// bridge among cities a short random walk apart, repaired by LK from the
+// cities about the kick and undone unless the tour is no longer.
+
+// soloBreadth is how many candidates the first levels of an LK step
+// follow; deeper levels follow one, up to soloDepth flips.
+var soloBreadth = [...]int{4, 3, 3, 2}
+
+const (
+	soloDepth = 25
+	soloWalk  = 50 // the random walk's steps between a kick's cities
+	soloMark  = 10 // tour neighbours of a kick's end queued
+)
+
+// soloMove is a logged flip: (a, b) and (c, d) became (a, c) and (b, d).
+type soloMove struct{ a, b, c, d int32 }
+
+// solo is the state of one worker's whole-tour search.
+type solo struct {
+	l    *twolevel.List
+	xy   []float64 // EUC_2D or CEIL_2D coordinates, x and y of each city side by side, read inline by dist (nil: d)
+	ceil bool      // CEIL_2D
+	d    *tour.Dist
+	// the candidate graph, symmetric: city c's candidates nb[at[c]:at[c+1]],
+	// nearest first, each with its distance
+	nb     []soloCand
+	at     []int32
+	length int64
+	log    []soloMove
+	queue  []int32 // the cities to try, from qhead on
+	qhead  int
+	queued []bool
+	rng    *runctl.Rand
+	keep   bool // keep the log of a kick's repair, to undo it
+	// the current LK step: its best close and the flips to it, the edges
+	// it added and removed
+	best           int64
+	bestAt         int
+	added, removed []int32
+	// addedAt and removedAt count the pairs of added and removed by the
+	// hash a^b of their ends, so that most lookups need no scan
+	addedAt, removedAt [soloHash]uint8
+	cands              [len(soloBreadth)][4]lkCand
+	flips              int64 // the flips made, the run's moves evaluated
+}
+
+// soloCand is a candidate city and its distance, side by side so that a
+// row's scan reads one cache line.
+type soloCand struct {
+	d int64
+	c int32
+}
+
+// lkCand is a flip of an LK step: the edge (last, t3) added and (t3, t4)
+// removed, g the gain before the closing edge.
+type lkCand struct {
+	t3, t4 int32
+	g      int64
+	mm     bool // a Mak–Morton flip: (t1, t3) added, t4 the new t1
+}
+
+func newSolo(t0 []int32, length int64, nb *neighbor.Lists, d *tour.Dist, rng *runctl.Rand) *solo {
+	n := len(t0)
+	s := &solo{l: twolevel.New(t0), d: d, length: length, queued: make([]bool, n), rng: rng}
+	if x, y, ceil := d.Coords(); x != nil {
+		s.xy, s.ceil = make([]float64, 2*n), ceil
+		for i := range n {
+			s.xy[2*i], s.xy[2*i+1] = x[i], y[i]
+		}
+	}
+	s.symmetric(nb)
+	return s
+}
+
+// dist is the distance of a and b, inline from coordinates, rounded as
+// tour.Dist does.
+func (s *solo) dist(a, b int32) int64 {
+	if s.xy == nil {
+		return s.d.At(a, b)
+	}
+	p, q := s.xy[2*a:2*a+2], s.xy[2*b:2*b+2]
+	dx, dy := p[0]-q[0], p[1]-q[1]
+	r := math.Sqrt(dx*dx + dy*dy)
+	if s.ceil {
+		t := int64(r)
+		if float64(t) < r {
+			t++
+		}
+		return t
+	}
+	return int64(r + 0.5)
+}
+
+// symmetric sets s's candidate graph to the lists nb and their reverse
+// edges, each row without repeats and nearest first: a directed list
+// leaves a city of a sparse row unreachable, and a random walk on it
+// drifts far along such rows (on pla85900 a walk of 50 steps ended 2.3
+// times as far from its start as on the symmetric graph).
+func (s *solo) symmetric(nb *neighbor.Lists) {
+	n, k := len(s.queued), nb.K
+	deg := make([]int32, n+1)
+	for i, c := range nb.List {
+		if c >= 0 && int(c) != i/k {
+			deg[i/k]++
+			deg[c]++
+		}
+	}
+	s.at = make([]int32, n+1)
+	for c := 0; c < n; c++ {
+		s.at[c+1] = s.at[c] + deg[c]
+	}
+	fill := append([]int32(nil), s.at[:n]...)
+	s.nb = make([]soloCand, s.at[n])
+	for i, c := range nb.List {
+		if a := int32(i / k); c >= 0 && c != a {
+			s.nb[fill[a]].c, s.nb[fill[c]].c = c, a
+			fill[a]++
+			fill[c]++
+		}
+	}
+	w := int32(0)
+	for c := 0; c < n; c++ {
+		lo, hi := s.at[c], s.at[c+1]
+		row := s.nb[lo:hi]
+		slices.SortFunc(row, func(a, b soloCand) int { return int(a.c - b.c) })
+		row = slices.CompactFunc(row, func(a, b soloCand) bool { return a.c == b.c })
+		for i := range row {
+			row[i].d = s.dist(int32(c), row[i].c)
+		}
+		slices.SortStableFunc(row, func(a, b soloCand) int { return cmp.Compare(a.d, b.d) })
+		s.at[c] = w
+		w += int32(copy(s.nb[w:], row))
+	}
+	s.at[n] = w
+	s.nb = s.nb[:w:w]
+}
+
+func (s *solo) push(c int32) {
+	if !s.queued[c] {
+		s.queued[c] = true
+		s.queue = append(s.queue, c)
+	}
+}
+
+// move makes the logged 2-opt move from the tour edges (a, b) and (c, d)
+// to (a, c) and (b, d), b following a as d follows c in one direction.
+func (s *solo) move(a, b, c, d int32) {
+	s.flips++
+	s.log = append(s.log, soloMove{a, b, c, d})
+	if s.l.Next(a) == b {
+		s.l.Flip(b, c)
+	} else {
+		s.l.Flip(c, b)
+	}
+}
+
+// undo takes back the logged flips after the first mark.
+func (s *solo) undo(mark int) {
+	for i := len(s.log) - 1; i >= mark; i-- {
+		m := s.log[i]
+		if s.l.Next(m.a) == m.c {
+			s.l.Flip(m.c, m.b)
+		} else {
+			s.l.Flip(m.b, m.c)
+		}
+	}
+	s.log = s.log[:mark]
+}
+
+// drain runs the LK step from the queued cities until the queue is empty
+// or stop says so; the cities of every improving step are queued again.
+func (s *solo) drain(stop func() bool) {
+	for i := 0; ; i++ {
+		if i&255 == 0 && stop() {
+			return
+		}
+		t1 := s.pop()
+		if t1 < 0 {
+			return
+		}
+		mark := len(s.log)
+		if s.improve(t1) {
+			for _, m := range s.log[mark:] {
+				s.push(m.a)
+				s.push(m.b)
+				s.push(m.c)
+				s.push(m.d)
+			}
+		}
+		if !s.keep {
+			s.log = s.log[:mark]
+		}
+	}
+}
+
+// pop takes the first queued city, or -1 when none is; the queue keeps
+// its array, so that a kick's queue allocates nothing.
+func (s *solo) pop() int32 {
+	if s.qhead == len(s.queue) {
+		s.queue, s.qhead = s.queue[:0], 0
+		return -1
+	}
+	c := s.queue[s.qhead]
+	s.qhead++
+	s.queued[c] = false
+	if s.qhead >= 4096 && 2*s.qhead >= len(s.queue) { // drop the taken head
+		s.queue, s.qhead = s.queue[:copy(s.queue, s.queue[s.qhead:])], 0
+	}
+	return c
+}
+
+// improve applies the first improving LK step from t1 and the city after
+// it, t2: the plain step, else the alternate second level (soloalt.go).
+// The edge before t1 is tried from the city before it, so one direction
+// a city covers each tour edge (both directions gained less a second: on
+// the 2-H200 host, one core each, 60 s, seed 1, E100k.0 0.383 % against
+// 0.441 % but pla85900 0.467 against 0.447 % and C100k.0 1.714 against
+// 1.426 %, with a third fewer kicks).
+func (s *solo) improve(t1 int32) bool {
+	t2 := s.l.Next(t1)
+	mark := len(s.log)
+	s.added, s.removed = s.added[:0], append(s.removed[:0], t1, t2)
+	s.removedAt[(t1^t2)&(soloHash-1)]++
+	s.best, s.bestAt = 0, 0
+	ok := s.step(t1, t2, s.dist(t1, t2), 0, mark)
+	if !ok {
+		s.undo(mark)
+		ok = s.alternate(t1, t2, mark)
+	}
+	s.removedAt[(t1^t2)&(soloHash-1)]--
+	if !ok {
+		s.undo(mark)
+		return false
+	}
+	s.undo(mark + s.bestAt)
+	s.length -= s.best
+	return true
+}
+
+// step extends an LK step whose free end is last, its gain G before the
+// closing edge (last, t1), by one flip at depth level and deeper. It
+// reports whether the path ended with a positive closing gain (s.best
+// after the first s.bestAt flips since mark); the flips stay made.
+func (s *solo) step(t1, last int32, G int64, level, mark int) bool {
+	l := s.l
+	breadth := 1
+	var one [1]lkCand
+	cands := one[:0]
+	if level < len(soloBreadth) {
+		breadth = soloBreadth[level]
+		cands = s.cands[level][:0]
+	}
+	fwd := l.Next(t1) == last
+	sl, pl := l.Next(last), l.Prev(last)
+	// the deeper levels follow only a flip that beats the best close by
+	// more than the level (following flips that gain nothing yet at the
+	// first levels, as linkern does, lost on pla85900: 0.530 against
+	// 0.410 % at 60 s, seed 1)
+	floor := int64(0)
+	if level >= len(soloBreadth) {
+		floor = s.best + int64(level)
+	}
+	row := s.at[last]
+	for _, e := range s.nb[row:s.at[last+1]] {
+		t3, g1 := e.c, G-e.d
+		if g1 <= floor {
+			break
+		}
+		if t3 == t1 || t3 == sl || t3 == pl || soloHas(&s.removedAt, s.removed, last, t3) {
+			continue
+		}
+		t4 := l.Next(t3)
+		if fwd {
+			t4 = l.Prev(t3)
+		}
+		if t4 == t1 || soloHas(&s.addedAt, s.added, t3, t4) {
+			continue
+		}
+		g := g1 + s.dist(t3, t4)
+		j := len(cands)
+		if j < breadth {
+			cands = cands[:j+1]
+		} else if g <= cands[j-1].g {
+			continue
+		} else {
+			j--
+		}
+		for ; j > 0 && cands[j-1].g < g; j-- {
+			cands[j] = cands[j-1]
+		}
+		cands[j] = lkCand{t3, t4, g, false}
+	}
+	if level >= len(soloBreadth) {
+		cands = s.makMorton(t1, last, G, floor, fwd, cands)
+	}
+	for _, c := range cands {
+		if c.mm {
+			if s.mmStep(t1, last, c, level, mark) {
+				return true
+			}
+			continue
+		}
+		cg := c.g - s.dist(c.t4, t1)
+		deeper := level+1 < soloDepth && c.g > s.nb[s.at[c.t4]].d
+		if cg <= s.best && !deeper {
+			continue
+		}
+		if fwd { // t1 last .. t4 t3
+			s.move(t1, last, c.t4, c.t3)
+		} else { // t3 t4 .. last t1
+			s.move(c.t3, c.t4, last, t1)
+		}
+		if cg > s.best {
+			s.best, s.bestAt = cg, len(s.log)-mark
+		}
+		if !deeper {
+			return true
+		}
+		na, nr := len(s.added), len(s.removed)
+		s.added = append(s.added, last, c.t3)
+		s.removed = append(s.removed, c.t3, c.t4)
+		s.addedAt[(last^c.t3)&(soloHash-1)]++
+		s.removedAt[(c.t3^c.t4)&(soloHash-1)]++
+		ok := s.step(t1, c.t4, c.g, level+1, mark)
+		s.addedAt[(last^c.t3)&(soloHash-1)]--
+		s.removedAt[(c.t3^c.t4)&(soloHash-1)]--
+		if ok {
+			return true
+		}
+		s.added, s.removed = s.added[:na], s.removed[:nr]
+		s.undo(len(s.log) - 1)
+	}
+	return s.best > 0
+}
+
+// makMorton returns cands, one plain flip at most, or in its place the
+// best Mak–Morton flip if it gains more before the closing edge: the
+// edge (t1, t3) added and (t3, t4) removed, t4 after t3 as last after
+// t1, so that t4 becomes the path's fixed end and last stays free.
+func (s *solo) makMorton(t1, last int32, G, floor int64, fwd bool, cands []lkCand) []lkCand {
+	l := s.l
+	fp := l.Prev(t1)
+	if !fwd {
+		fp = l.Next(t1)
+	}
+	row := s.at[t1]
+	for _, e := range s.nb[row:s.at[t1+1]] {
+		t3, g1 := e.c, G-e.d
+		if g1 <= floor {
+			break
+		}
+		if t3 == last || t3 == fp || soloHas(&s.removedAt, s.removed, t1, t3) {
+			continue
+		}
+		t4 := l.Prev(t3)
+		if fwd {
+			t4 = l.Next(t3)
+		}
+		if soloHas(&s.addedAt, s.added, t3, t4) {
+			continue
+		}
+		if g := g1 + s.dist(t3, t4); len(cands) == 0 || g > cands[0].g {
+			cands = append(cands[:0], lkCand{t3, t4, g, true})
+		}
+	}
+	return cands
+}
+
+// mmStep makes the Mak–Morton flip c of a step from (t1, last) at level
+// and goes on from (c.t4, last) as step does; it reports whether the
+// step gained, its flip undone if not.
+func (s *solo) mmStep(t1, last int32, c lkCand, level, mark int) bool {
+	cg := c.g - s.dist(c.t4, last)
+	deeper := level+1 < soloDepth
+	if cg <= s.best && !deeper {
+		return false
+	}
+	s.move(c.t3, c.t4, t1, last) // t3 t4 .. t1 last to t3 t1 .. t4 last
+	if cg > s.best {
+		s.best, s.bestAt = cg, len(s.log)-mark
+	}
+	if !deeper {
+		return true
+	}
+	na, nr := len(s.added), len(s.removed)
+	s.added = append(s.added, t1, c.t3)
+	s.removed = append(s.removed, c.t3, c.t4)
+	s.addedAt[(t1^c.t3)&(soloHash-1)]++
+	s.removedAt[(c.t3^c.t4)&(soloHash-1)]++
+	ok := s.step(c.t4, last, c.g, level+1, mark)
+	s.addedAt[(t1^c.t3)&(soloHash-1)]--
+	s.removedAt[(c.t3^c.t4)&(soloHash-1)]--
+	if ok {
+		return true
+	}
+	s.added, s.removed = s.added[:na], s.removed[:nr]
+	s.undo(len(s.log) - 1)
+	return false
+}
+
+// soloHash is the length of the pair counts by hash, small enough to
+// stay in the first-level cache: a step adds and removes at most 2 ×
+// soloDepth edges.
+const soloHash = 1 << 12
+
+// soloHas reports whether the edge (a, b) is among the pairs of e, whose
+// counts by hash are at: it scans e only when a pair of the same hash is
+// there.
+func soloHas(at *[soloHash]uint8, e []int32, a, b int32) bool {
+	if at[(a^b)&(soloHash-1)] == 0 {
+		return false
+	}
+	for i := 0; i+1 < len(e); i += 2 {
+		if (e[i] == a && e[i+1] == b) || (e[i] == b && e[i+1] == a) {
+			return true
+		}
+	}
+	return false
+}
+
+// walk is a random walk of soloWalk candidate steps from c, never
+// straight back.
+func (s *solo) walk(c int32) int32 {
+	old := int32(-1)
+	for i := 0; i < soloWalk; i++ {
+		lo, hi := s.at[c], s.at[c+1]
+		if x := s.nb[int(lo)+s.rng.Intn(int(hi-lo))].c; x != old {
+			old, c = c, x
+		}
+	}
+	return c
+}
+
+// firstEnd is a kick's first city: the edge's city of the last of
+// 10 + n/1,000 random tour edges whose length above its city's nearest
+// candidate exceeds the first's, else the first. So kicks lean to long
+// edges without coming back to the longest ones each time.
+func (s *solo) firstEnd() int32 {
+	l := s.l
+	n := l.N()
+	var ref int64
+	var t1 int32
+	for i := 0; i <= 10+n/1000; i++ {
+		c := int32(s.rng.Intn(n))
+		a, e := c, s.dist(c, l.Next(c))
+		if p := l.Prev(c); s.dist(p, c) > e {
+			a, e = p, s.dist(p, c)
+		}
+		if v := e - s.nb[s.at[a]].d; i == 0 {
+			ref, t1 = v, a
+		} else if v > ref {
+			t1 = a
+		}
+	}
+	return t1
+}
+
+// kick makes a double bridge on a long edge and three more each a random
+// walk on from the last, lets LK repair it from the cities about it, and
+// undoes it all when the tour got longer. It reports whether a kick was
+// made.
+func (s *solo) kick(stop func() bool) bool {
+	l := s.l
+	t := [4]int32{s.firstEnd()}
+	for i := 1; i < 4; i++ {
+		t[i] = s.walk(l.Next(t[i-1]))
+	}
+	for i := range t {
+		for j := i + 1; j < 4; j++ {
+			if t[i] == t[j] || t[i] == l.Next(t[j]) || t[j] == l.Next(t[i]) {
+				return false
+			}
+		}
+	}
+	// tour order from t[0]
+	for i := 1; i < 4; i++ {
+		for j := i + 1; j < 4; j++ {
+			if l.Between(t[0], t[j], t[i]) {
+				t[i], t[j] = t[j], t[i]
+			}
+		}
+	}
+	t1, t3, t5, t7 := t[0], t[1], t[2], t[3]
+	t2, t4, t6, t8 := l.Next(t1), l.Next(t3), l.Next(t5), l.Next(t7)
+	d := s.d
+	delta := d.At(t1, t6) + d.At(t2, t5) + d.At(t3, t8) + d.At(t4, t7) -
+		d.At(t1, t2) - d.At(t3, t4) - d.At(t5, t6) - d.At(t7, t8)
+	before := s.length
+	s.log, s.keep = s.log[:0], true
+	defer func() { s.keep = false }()
+	// W X Y Z (X = t2..t3, Y = t4..t5, Z = t6..t7) becomes W Z Y X
+	s.move(t1, t2, t7, t8) // t1 t7..t6 t5..t4 t3..t2 t8
+	s.move(t1, t7, t6, t5) // t1 t6..t7 t5..t4 t3..t2 t8
+	s.move(t7, t5, t4, t3) // t1 t6..t7 t4..t5 t3..t2 t8
+	s.move(t5, t3, t2, t8) // t1 t6..t7 t4..t5 t2..t3 t8
+	s.length += delta
+	// each end, soloMark tour neighbours away from the kick, its
+	// candidates
+	for i, c := range [...]int32{t1, t2, t3, t4, t5, t6, t7, t8} {
+		for _, x := range s.nb[s.at[c]:s.at[c+1]] {
+			s.push(x.c)
+		}
+		s.push(c)
+		fwd := i%2 == 1 // t2 t4 t6 t8: their side goes on forward
+		if l.Next(t1) != t6 {
+			fwd = !fwd // the list's direction turned
+		}
+		for j := 0; j < soloMark; j++ {
+			if fwd {
+				c = l.Next(c)
+			} else {
+				c = l.Prev(c)
+			}
+			s.push(c)
+		}
+	}
+	s.drain(stop)
+	for _, c := range s.queue[s.qhead:] {
+		s.queued[c] = false
+	}
+	s.queue, s.qhead = s.queue[:0], 0
+	if s.length > before {
+		s.undo(0)
+		s.length = before
+	}
+	return true
+}
+
+// runSolo is the partition search's place on one worker from Options.Solo:
+// an LK descent over the whole tour from every city, then kicks until the
+// run ends.
+func runSolo(env *Env, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
+	c := env.Control
+	s := newSolo(t0, d.Length(t0), nb, d, newRNG(env.Seed, runctl.StreamStitch))
+	if t := s.quickBoruvka(); t != nil { // LK descends further from it
+		s.l, s.length = twolevel.New(t), d.Length(t)
+		t0 = t
+	}
+	var buf []int32
+	last := time.Now()
+	offer := func(force bool) {
+		if !force && time.Since(last) < 500*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		if len(c.Moves) > 0 {
+			c.Moves[0].V.Store(s.flips)
+		}
+		c.OfferFn(s.length, func(dst []int32) []int32 { return s.l.Tour(dst) })
+		if c.SnapshotDue() {
+			buf = s.l.Tour(buf[:0])
+			c.Snapshot(buf, s.length, env.totalKicks(), env.frac(), 0)
+		}
+	}
+	stop := func() bool {
+		offer(false)
+		return c.Done()
+	}
+	for _, x := range t0 {
+		s.push(x)
+	}
+	s.drain(stop)
+	budget := int64(env.Opts.Kicks)
+	for kicks := int64(0); !c.Done() && (budget == 0 || kicks < budget); {
+		s.log = s.log[:0]
+		if s.kick(stop) {
+			kicks++
+			env.KicksDone[0].V.Add(1)
+		}
+		offer(false)
+	}
+	offer(true)
+}

@@ -1,0 +1,336 @@
+package partition
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/tsplab/tsplab/internal/runctl"
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/enginetest"
+	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+// soloFixture is a solo search on n uniform cities from a random tour.
+func soloFixture(t *testing.T, n int, seed uint64) (*solo, *tour.Dist) {
+	t.Helper()
+	in := uniformInstance(n, seed)
+	d := tour.NewDist(in)
+	rng := newRNG(seed, 1)
+	t0 := rng.RandomTour(n)
+	return newSolo(t0, d.Length(t0), neighbor.Quadrant(in, 8), d, runctl.NewRand(seed, 2)), d
+}
+
+// soloCheck fails unless s's tour is a permutation whose length is the
+// one it keeps.
+func soloCheck(t *testing.T, s *solo, d *tour.Dist, what string) []int32 {
+	t.Helper()
+	tr := s.l.Tour(nil)
+	seen := make([]bool, len(tr))
+	for _, c := range tr {
+		if seen[c] {
+			t.Fatalf("%s: city %d twice", what, c)
+		}
+		seen[c] = true
+	}
+	if got := d.Length(tr); got != s.length {
+		t.Fatalf("%s: tour length %d, kept %d", what, got, s.length)
+	}
+	return tr
+}
+
+// TestSoloLKDescent: each LK step shortens the tour by exactly what it
+// reports (the length recomputed after every step), a step that finds
+// nothing leaves no flip, Mak–Morton flips take part, and the descent
+// from a random tour ends far shorter.
+func TestSoloLKDescent(t *testing.T) {
+	s, d := soloFixture(t, 2000, 3)
+	start := s.length
+	for i := range int32(2000) {
+		s.push(i)
+	}
+	steps, mm := 0, 0
+	for t1 := s.pop(); t1 >= 0; t1 = s.pop() {
+		before, mark := s.length, len(s.log)
+		if s.improve(t1) {
+			if s.length >= before {
+				t.Fatalf("an LK step from %d went from %d to %d", t1, before, s.length)
+			}
+			steps++
+			for _, m := range s.log[mark:] {
+				s.push(m.a)
+				s.push(m.b)
+				s.push(m.c)
+				s.push(m.d)
+				// a Mak–Morton flip leaves t1's first edge in place
+				if m.c == t1 && m.a != t1 && m.b != t1 {
+					mm++
+				}
+			}
+		} else if len(s.log) != mark {
+			t.Fatalf("a step from %d that found nothing left %d flips", t1, len(s.log)-mark)
+		}
+		soloCheck(t, s, d, "after a step")
+		s.log = s.log[:0]
+	}
+	if s.length > start/3 {
+		t.Errorf("descent from %d ended at %d", start, s.length)
+	}
+	if mm == 0 {
+		t.Errorf("no Mak–Morton flip in %d improving steps", steps)
+	}
+}
+
+// TestSoloAlternate: on a tour left by plain LK steps, the alternate
+// second level still finds improving steps, each one exactly as long as
+// it reports.
+func TestSoloAlternate(t *testing.T) {
+	s, d := soloFixture(t, 1500, 11)
+	for range 3 {
+		for c := range int32(1500) {
+			mark := len(s.log)
+			s.added, s.removed = s.added[:0], append(s.removed[:0], c, s.l.Next(c))
+			s.best, s.bestAt = 0, 0
+			if s.step(c, s.l.Next(c), s.dist(c, s.l.Next(c)), 0, mark) {
+				s.undo(mark + s.bestAt)
+				s.length -= s.best
+			} else {
+				s.undo(mark)
+			}
+			s.log = s.log[:0]
+		}
+	}
+	soloCheck(t, s, d, "after the plain steps")
+	found := 0
+	for c := range int32(1500) {
+		t2 := s.l.Next(c)
+		mark := len(s.log)
+		s.added, s.removed = s.added[:0], append(s.removed[:0], c, t2)
+		s.removedAt[(c^t2)&(soloHash-1)]++
+		s.best, s.bestAt = 0, 0
+		before := s.l.Tour(nil)
+		ok := s.alternate(c, t2, mark)
+		s.removedAt[(c^t2)&(soloHash-1)]--
+		if ok {
+			s.undo(mark + s.bestAt)
+			s.length -= s.best
+			found++
+		} else if !sameCycle(s.l.Tour(nil), before) {
+			t.Fatalf("an alternate step from %d that found nothing changed the tour", c)
+		}
+		soloCheck(t, s, d, "after an alternate step")
+		s.log = s.log[:0]
+	}
+	if found == 0 {
+		t.Fatal("the alternate step found nothing after the plain steps")
+	}
+}
+
+// TestSoloSymmetric: the candidate graph holds every list's edge both
+// ways, once, without a city's own, each row nearest first.
+func TestSoloSymmetric(t *testing.T) {
+	in := uniformInstance(700, 5)
+	nb := neighbor.Quadrant(in, 8)
+	s, _ := soloFixture(t, 700, 5)
+	has := func(a, b int32) bool {
+		return slices.ContainsFunc(s.nb[s.at[a]:s.at[a+1]], func(e soloCand) bool { return e.c == b })
+	}
+	for a := range int32(700) {
+		row := s.nb[s.at[a]:s.at[a+1]]
+		for i, e := range row {
+			if e.c == a || !has(e.c, a) || slices.ContainsFunc(row[i+1:], func(f soloCand) bool { return f.c == e.c }) {
+				t.Fatalf("city %d: candidate %d (self, one way, or twice)", a, e.c)
+			}
+			if e.d != s.dist(a, e.c) || i > 0 && e.d < row[i-1].d {
+				t.Fatalf("city %d: row not nearest first with its distances", a)
+			}
+		}
+		for _, b := range nb.Of(int(a)) {
+			if b != a && !has(a, b) {
+				t.Fatalf("city %d: list's candidate %d missing", a, b)
+			}
+		}
+	}
+}
+
+// TestSoloFits: by default one worker searches the whole tour by chained
+// LK on a uniform instance of 50,000 cities and the pieces on a clustered
+// one, a smaller one or beside another worker; lk and off override them.
+func TestSoloFits(t *testing.T) {
+	for _, c := range []struct {
+		kind    string
+		n       int
+		workers int
+		mode    SoloMode
+		want    bool
+	}{
+		{"portgen", 50000, 1, SoloAuto, true}, {"portcgen", 50000, 1, SoloAuto, false},
+		{"portgen", 50000, 2, SoloAuto, false}, {"portgen", 3000, 1, SoloAuto, false},
+		{"portcgen", 3000, 1, SoloLK, true}, {"portgen", 50000, 1, SoloOff, false},
+	} {
+		in := enginetest.DIMACS(t, c.kind, c.n, uint64(c.n))
+		env := &Env{In: in, Workers: c.workers, Opts: Options{Solo: c.mode}}
+		got := soloFits(env, neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8), tour.NewDist(in))
+		if got != c.want {
+			t.Errorf("%s of %d cities on %d workers, mode %d: %v, want %v", c.kind, c.n, c.workers, c.mode, got, c.want)
+		}
+	}
+}
+
+// TestSoloUndo: logged flips taken back leave the very tour they started
+// from.
+func TestSoloUndo(t *testing.T) {
+	s, _ := soloFixture(t, 500, 5)
+	rng := runctl.NewRand(9, 9)
+	before := s.l.Tour(nil)
+	for i := 0; i < 200; i++ {
+		a := int32(rng.Intn(500))
+		c := int32(rng.Intn(500))
+		b, dd := s.l.Next(a), s.l.Next(c)
+		if a == c || b == c || dd == a {
+			continue
+		}
+		s.move(a, b, c, dd)
+	}
+	s.undo(0)
+	if got := s.l.Tour(nil); !sameCycle(got, before) {
+		t.Fatal("undoing the flips did not restore the tour")
+	}
+}
+
+// sameCycle reports whether a and b, both from city 0, are one cycle
+// (either way round).
+func sameCycle(a, b []int32) bool {
+	if slices.Equal(a, b) {
+		return true
+	}
+	r := append([]int32{b[0]}, b[1:]...)
+	slices.Reverse(r[1:])
+	return slices.Equal(a, r)
+}
+
+// TestSoloKicks: after every kick the tour is a tour of the kept length,
+// never longer than before it, and a kick stopped before its repair is
+// taken back whole.
+func TestSoloKicks(t *testing.T) {
+	s, d := soloFixture(t, 3000, 7)
+	for i := range int32(3000) {
+		s.push(i)
+	}
+	s.drain(func() bool { return false })
+	soloCheck(t, s, d, "after the descent")
+	made := 0
+	for i := 0; i < 300; i++ {
+		before := s.length
+		if s.kick(func() bool { return false }) {
+			made++
+		}
+		if s.length > before {
+			t.Fatalf("kick %d: %d after %d", i, s.length, before)
+		}
+		soloCheck(t, s, d, "after a kick")
+	}
+	if made < 100 {
+		t.Fatalf("only %d of 300 kicks made", made)
+	}
+	// a kick with no repair that lengthened the tour is undone to the
+	// very tour before it
+	undone := 0
+	for i := 0; i < 50; i++ {
+		tr, before := s.l.Tour(nil), s.length
+		if !s.kick(func() bool { return true }) {
+			continue
+		}
+		if s.length == before {
+			if !sameCycle(s.l.Tour(nil), tr) {
+				t.Fatalf("kick %d: undone to a different tour", i)
+			}
+			undone++
+		}
+		soloCheck(t, s, d, "after a stopped kick")
+	}
+	if undone == 0 {
+		t.Fatal("no stopped kick was undone")
+	}
+}
+
+// TestSoloDist: the inline distance from coordinates is tour.Dist's, for
+// EUC_2D and CEIL_2D alike (4,200 cities: no CEIL_2D matrix).
+func TestSoloDist(t *testing.T) {
+	for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D} {
+		in := uniformInstance(4200, 13)
+		in.Metric = m
+		d := tour.NewDist(in)
+		rng := newRNG(4, 4)
+		s := newSolo(rng.RandomTour(4200), 0, neighbor.Quadrant(in, 8), d, rng)
+		if s.xy == nil {
+			t.Fatalf("metric %v: no coordinates inline", m)
+		}
+		for range 20000 {
+			a, b := int32(rng.Intn(4200)), int32(rng.Intn(4200))
+			if got, want := s.dist(a, b), d.At(a, b); got != want {
+				t.Fatalf("metric %v: dist(%d, %d) = %d, want %d", m, a, b, got, want)
+			}
+		}
+	}
+}
+
+// TestSoloQuickBoruvka: the quick Borůvka start is a tour of every city,
+// within a few percent of the greedy tour on uniform and clustered
+// instances, and LK descends from it at least as far as from the greedy
+// tour on the clustered one.
+func TestSoloQuickBoruvka(t *testing.T) {
+	for _, kind := range []string{"portgen", "portcgen"} {
+		in := enginetest.DIMACS(t, kind, 20000, 20000)
+		d := tour.NewDist(in)
+		greedy := runctl.To32(construct.Greedy(in, neighbor.Nearest(in, 8)))
+		descend := func(t0 []int32) int64 {
+			s := newSolo(t0, d.Length(t0), neighbor.Quadrant(in, 8), d, newRNG(1, 1))
+			for _, c := range t0 {
+				s.push(c)
+			}
+			s.drain(func() bool { return false })
+			return s.length
+		}
+		s := newSolo(greedy, d.Length(greedy), neighbor.Quadrant(in, 8), d, newRNG(1, 1))
+		qb := s.quickBoruvka()
+		if err := solver.ValidateTour(runctl.ToInt(qb), in.N); err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		lq, lg := d.Length(qb), d.Length(greedy)
+		if lq > lg*110/100 {
+			t.Errorf("%s: quick Borůvka %d, greedy %d", kind, lq, lg)
+		}
+		if dq, dg := descend(qb), descend(greedy); kind == "portcgen" && dq > dg {
+			t.Errorf("%s: descent from quick Borůvka %d, from greedy %d", kind, dq, dg)
+		}
+	}
+}
+
+// TestSoloQuickBoruvkaDegenerate: cities on one line still give a tour;
+// cities all at one point give none (the greedy start stays).
+func TestSoloQuickBoruvkaDegenerate(t *testing.T) {
+	for _, flat := range []bool{false, true} {
+		in := uniformInstance(5000, 17)
+		for i := range in.Y {
+			in.Y[i] = 0
+			if flat {
+				in.X[i] = 7
+			}
+		}
+		d := tour.NewDist(in)
+		rng := newRNG(2, 2)
+		s := newSolo(rng.RandomTour(in.N), 0, neighbor.Quadrant(in, 8), d, rng)
+		qb := s.quickBoruvka()
+		if flat {
+			if qb != nil {
+				t.Fatal("a tour of cities all at one point")
+			}
+			continue
+		}
+		if err := solver.ValidateTour(runctl.ToInt(qb), in.N); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
