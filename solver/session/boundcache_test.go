@@ -67,9 +67,16 @@ func TestBoundCacheKeepsTheBestBound(t *testing.T) {
 		t.Errorf("cache files %v, want one", files)
 	}
 
-	// a higher bound kept by an earlier run (here planted, still
-	// converging) is where the next run starts and what it reports
-	high := first + 7
+	// a higher bound kept by an earlier run (here planted above the whole
+	// ascent's, which the run's own ascent, stopped by its time or not,
+	// never passes; still converging) is where the next run starts and
+	// what it reports
+	var whole bound.Ascents
+	w, err := whole.StopAscent(context.Background(), nil, in, boundOptions(nil, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	high := max(first, w.Bound) + 7
 	StoreBound(in, bound.Result{Bound: high, Stopped: true})
 	StoreBound(in, bound.Result{Bound: first - 1})
 	out, got := runBounded(t, scatter(150, 21))
