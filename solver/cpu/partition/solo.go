@@ -267,7 +267,6 @@ func (s *solo) step(t1, last int32, G int64, level, mark int) bool {
 		cands = s.cands[level][:0]
 	}
 	fwd := l.Next(t1) == last
-	sl, pl := l.Next(last), l.Prev(last)
 	// the deeper levels follow only a flip that beats the best close by
 	// more than the level (following flips that gain nothing yet at the
 	// first levels, as linkern does, lost on pla85900: 0.530 against
@@ -276,6 +275,28 @@ func (s *solo) step(t1, last int32, G int64, level, mark int) bool {
 	if level >= len(soloBreadth) {
 		floor = s.best + int64(level)
 	}
+	cands = s.plainCands(t1, last, G, floor, fwd, breadth, cands)
+	if level >= len(soloBreadth) {
+		cands = s.makMorton(t1, last, G, floor, fwd, cands)
+	}
+	for _, c := range cands {
+		if c.mm {
+			if s.mmStep(t1, last, c, level, mark) {
+				return true
+			}
+		} else if s.plainStep(t1, last, c, fwd, level, mark) {
+			return true
+		}
+	}
+	return s.best > 0
+}
+
+// plainCands returns cands holding the breadth best plain flips from
+// last (most gain before the closing edge first), each gaining more than
+// floor, so that step follows the most promising ones first.
+func (s *solo) plainCands(t1, last int32, G, floor int64, fwd bool, breadth int, cands []lkCand) []lkCand {
+	l := s.l
+	sl, pl := l.Next(last), l.Prev(last)
 	row := s.at[last]
 	for _, e := range s.nb[row:s.at[last+1]] {
 		t3, g1 := e.c, G-e.d
@@ -306,47 +327,43 @@ func (s *solo) step(t1, last int32, G int64, level, mark int) bool {
 		}
 		cands[j] = lkCand{t3, t4, g, false}
 	}
-	if level >= len(soloBreadth) {
-		cands = s.makMorton(t1, last, G, floor, fwd, cands)
+	return cands
+}
+
+// plainStep makes the plain flip c of a step from (t1, last) at level
+// and goes on from (t1, c.t4) as step does, reporting whether the step
+// gained (its flip undone if not), as mmStep does for a Mak–Morton flip.
+func (s *solo) plainStep(t1, last int32, c lkCand, fwd bool, level, mark int) bool {
+	cg := c.g - s.dist(c.t4, t1)
+	deeper := level+1 < soloDepth && c.g > s.nb[s.at[c.t4]].d
+	if cg <= s.best && !deeper {
+		return false
 	}
-	for _, c := range cands {
-		if c.mm {
-			if s.mmStep(t1, last, c, level, mark) {
-				return true
-			}
-			continue
-		}
-		cg := c.g - s.dist(c.t4, t1)
-		deeper := level+1 < soloDepth && c.g > s.nb[s.at[c.t4]].d
-		if cg <= s.best && !deeper {
-			continue
-		}
-		if fwd { // t1 last .. t4 t3
-			s.move(t1, last, c.t4, c.t3)
-		} else { // t3 t4 .. last t1
-			s.move(c.t3, c.t4, last, t1)
-		}
-		if cg > s.best {
-			s.best, s.bestAt = cg, len(s.log)-mark
-		}
-		if !deeper {
-			return true
-		}
-		na, nr := len(s.added), len(s.removed)
-		s.added = append(s.added, last, c.t3)
-		s.removed = append(s.removed, c.t3, c.t4)
-		s.addedAt[(last^c.t3)&(soloHash-1)]++
-		s.removedAt[(c.t3^c.t4)&(soloHash-1)]++
-		ok := s.step(t1, c.t4, c.g, level+1, mark)
-		s.addedAt[(last^c.t3)&(soloHash-1)]--
-		s.removedAt[(c.t3^c.t4)&(soloHash-1)]--
-		if ok {
-			return true
-		}
-		s.added, s.removed = s.added[:na], s.removed[:nr]
-		s.undo(len(s.log) - 1)
+	if fwd { // t1 last .. t4 t3
+		s.move(t1, last, c.t4, c.t3)
+	} else { // t3 t4 .. last t1
+		s.move(c.t3, c.t4, last, t1)
 	}
-	return s.best > 0
+	if cg > s.best {
+		s.best, s.bestAt = cg, len(s.log)-mark
+	}
+	if !deeper {
+		return true
+	}
+	na, nr := len(s.added), len(s.removed)
+	s.added = append(s.added, last, c.t3)
+	s.removed = append(s.removed, c.t3, c.t4)
+	s.addedAt[(last^c.t3)&(soloHash-1)]++
+	s.removedAt[(c.t3^c.t4)&(soloHash-1)]++
+	ok := s.step(t1, c.t4, c.g, level+1, mark)
+	s.addedAt[(last^c.t3)&(soloHash-1)]--
+	s.removedAt[(c.t3^c.t4)&(soloHash-1)]--
+	if ok {
+		return true
+	}
+	s.added, s.removed = s.added[:na], s.removed[:nr]
+	s.undo(len(s.log) - 1)
+	return false
 }
 
 // makMorton returns cands, one plain flip at most, or in its place the
@@ -477,24 +494,9 @@ func (s *solo) firstEnd() int32 {
 // made.
 func (s *solo) kick(stop func() bool) bool {
 	l := s.l
-	t := [4]int32{s.firstEnd()}
-	for i := 1; i < 4; i++ {
-		t[i] = s.walk(l.Next(t[i-1]))
-	}
-	for i := range t {
-		for j := i + 1; j < 4; j++ {
-			if t[i] == t[j] || t[i] == l.Next(t[j]) || t[j] == l.Next(t[i]) {
-				return false
-			}
-		}
-	}
-	// tour order from t[0]
-	for i := 1; i < 4; i++ {
-		for j := i + 1; j < 4; j++ {
-			if l.Between(t[0], t[j], t[i]) {
-				t[i], t[j] = t[j], t[i]
-			}
-		}
+	t, ok := s.kickEnds()
+	if !ok {
+		return false
 	}
 	t1, t3, t5, t7 := t[0], t[1], t[2], t[3]
 	t2, t4, t6, t8 := l.Next(t1), l.Next(t3), l.Next(t5), l.Next(t7)
@@ -510,26 +512,7 @@ func (s *solo) kick(stop func() bool) bool {
 	s.move(t7, t5, t4, t3) // t1 t6..t7 t4..t5 t3..t2 t8
 	s.move(t5, t3, t2, t8) // t1 t6..t7 t4..t5 t2..t3 t8
 	s.length += delta
-	// each end, soloMark tour neighbours away from the kick, its
-	// candidates
-	for i, c := range [...]int32{t1, t2, t3, t4, t5, t6, t7, t8} {
-		for _, x := range s.nb[s.at[c]:s.at[c+1]] {
-			s.push(x.c)
-		}
-		s.push(c)
-		fwd := i%2 == 1 // t2 t4 t6 t8: their side goes on forward
-		if l.Next(t1) != t6 {
-			fwd = !fwd // the list's direction turned
-		}
-		for j := 0; j < soloMark; j++ {
-			if fwd {
-				c = l.Next(c)
-			} else {
-				c = l.Prev(c)
-			}
-			s.push(c)
-		}
-	}
+	s.queueKick([...]int32{t1, t2, t3, t4, t5, t6, t7, t8})
 	s.drain(stop)
 	for _, c := range s.queue[s.qhead:] {
 		s.queued[c] = false
@@ -540,6 +523,59 @@ func (s *solo) kick(stop func() bool) bool {
 		s.length = before
 	}
 	return true
+}
+
+// kickEnds picks a kick's four cities in tour order, the first on a long
+// edge and each next a random walk on from the last, and reports false
+// when two coincide or are tour neighbours, as the double bridge then
+// has no four distinct edges.
+func (s *solo) kickEnds() ([4]int32, bool) {
+	l := s.l
+	t := [4]int32{s.firstEnd()}
+	for i := 1; i < 4; i++ {
+		t[i] = s.walk(l.Next(t[i-1]))
+	}
+	for i := range t {
+		for j := i + 1; j < 4; j++ {
+			if t[i] == t[j] || t[i] == l.Next(t[j]) || t[j] == l.Next(t[i]) {
+				return t, false
+			}
+		}
+	}
+	for i := 1; i < 4; i++ {
+		for j := i + 1; j < 4; j++ {
+			if l.Between(t[0], t[j], t[i]) {
+				t[i], t[j] = t[j], t[i]
+			}
+		}
+	}
+	return t, true
+}
+
+// queueKick queues each end t of a made kick, its candidates and its
+// soloMark tour neighbours away from the kick, so that LK repairs the
+// tour about the kick first.
+func (s *solo) queueKick(t [8]int32) {
+	l := s.l
+	turned := l.Next(t[0]) != t[5] // the list's direction turned
+	for i, c := range t {
+		for _, x := range s.nb[s.at[c]:s.at[c+1]] {
+			s.push(x.c)
+		}
+		s.push(c)
+		fwd := i%2 == 1 // t2 t4 t6 t8: their side goes on forward
+		if turned {
+			fwd = !fwd
+		}
+		for j := 0; j < soloMark; j++ {
+			if fwd {
+				c = l.Next(c)
+			} else {
+				c = l.Prev(c)
+			}
+			s.push(c)
+		}
+	}
 }
 
 // runSolo is the partition search's place on one worker from Options.Solo:

@@ -45,10 +45,9 @@ func altKeep(cs []altCand, breadth int, c altCand) []altCand {
 // the tour is as it was, though perhaps held the other way round, so the
 // direction from t1 to t2 is read again after every undo.
 func (s *solo) alternate(t1, t2 int32, mark int) bool {
-	l := s.l
-	fwd := l.Next(t1) == t2
+	fwd := s.l.Next(t1) == t2
 	d12 := s.dist(t1, t2)
-	var b3, b5, b7 [4]altCand
+	var b3 [4]altCand
 	c3 := b3[:0]
 	t2n := s.succ(fwd, t2)
 	for _, e := range s.nb[s.at[t2]:s.at[t2+1]] {
@@ -64,82 +63,104 @@ func (s *solo) alternate(t1, t2 int32, mark int) bool {
 		}
 	}
 	for _, h := range c3 {
-		t3, t4 := h.a, h.b
-		fwd = l.Next(t1) == t2
-		g2 := d12 - h.diff
-		t4n := s.succ(fwd, t4)
-		c5 := b5[:0]
-		for _, e := range s.nb[s.at[t4]:s.at[t4+1]] {
-			t5, d45 := e.c, e.d
-			if d45 > g2 {
-				break
-			}
-			if t5 == t1 || t5 == t2 || t5 == t3 || t5 == t4n {
-				continue
-			}
-			if s.between(fwd, t2, t5, t3) {
-				t6 := s.pred(fwd, t5)
-				c5 = altKeep(c5, altBreadth[1], altCand{a: t5, b: t6, diff: d45 - s.dist(t5, t6), in: true})
-				t6 = s.succ(fwd, t5)
-				c5 = altKeep(c5, altBreadth[1], altCand{a: t5, b: t6, diff: d45 - s.dist(t5, t6), in: true, side: true})
-			} else {
-				t6 := s.pred(fwd, t5)
-				c5 = altKeep(c5, altBreadth[1], altCand{a: t5, b: t6, diff: d45 - s.dist(t5, t6)})
-			}
+		if s.altThird(t1, t2, h.a, h.b, d12-h.diff, mark) {
+			return true
 		}
-		for _, e := range c5 {
-			t5, t6 := e.a, e.b
-			fwd = l.Next(t1) == t2
-			G := g2 - e.diff
-			if e.in {
-				// t1 [t2..t6][t5..t3] t4 to t1 [t6..t2][t3..t5] t4, or
-				// t1 [t2..t5][t6..t3] t4 to t1 [t6..t3][t2..t5] t4
-				if !e.side {
-					s.move(t1, t2, t6, t5)
-					s.move(t2, t5, t3, t4)
-				} else {
-					s.move(t1, t2, t3, t4)
-					s.move(t1, t3, t6, t5)
-					s.move(t3, t5, t2, t4)
-				}
-				if s.altGo(t1, t6, G, 2, mark, t2, t3, t4, t5, t6) {
-					return true
-				}
-				continue
+	}
+	return false
+}
+
+// altThird tries the third exchanges after the edge (t2, t3) added and
+// (t3, t4) removed, g2 the gain so far, and reports whether a step gains
+// as alternate does: a t5 between t2 and t3 mends the tour at once, one
+// beyond t3 needs a fourth exchange (altFourth).
+func (s *solo) altThird(t1, t2, t3, t4 int32, g2 int64, mark int) bool {
+	fwd := s.l.Next(t1) == t2
+	t4n := s.succ(fwd, t4)
+	var b5 [4]altCand
+	c5 := b5[:0]
+	for _, e := range s.nb[s.at[t4]:s.at[t4+1]] {
+		t5, d45 := e.c, e.d
+		if d45 > g2 {
+			break
+		}
+		if t5 == t1 || t5 == t2 || t5 == t3 || t5 == t4n {
+			continue
+		}
+		if s.between(fwd, t2, t5, t3) {
+			t6 := s.pred(fwd, t5)
+			c5 = altKeep(c5, altBreadth[1], altCand{a: t5, b: t6, diff: d45 - s.dist(t5, t6), in: true})
+			t6 = s.succ(fwd, t5)
+			c5 = altKeep(c5, altBreadth[1], altCand{a: t5, b: t6, diff: d45 - s.dist(t5, t6), in: true, side: true})
+		} else {
+			t6 := s.pred(fwd, t5)
+			c5 = altKeep(c5, altBreadth[1], altCand{a: t5, b: t6, diff: d45 - s.dist(t5, t6)})
+		}
+	}
+	for _, e := range c5 {
+		t5, t6 := e.a, e.b
+		G := g2 - e.diff
+		if !e.in {
+			if s.altFourth(t1, t2, t3, t4, t5, t6, t4n, G, mark) {
+				return true
 			}
-			c7 := b7[:0]
-			for _, e := range s.nb[s.at[t6]:s.at[t6+1]] {
-				t7, d67 := e.c, e.d
-				if d67 > G {
-					break
-				}
-				if t7 == t1 || t7 == t2 || t7 == t3 || t7 == t4n || !s.between(fwd, t2, t7, t3) {
-					continue
-				}
-				t8 := s.pred(fwd, t7)
-				c7 = altKeep(c7, altBreadth[2], altCand{a: t7, b: t8, diff: d67 - s.dist(t7, t8)})
-				t8 = s.succ(fwd, t7)
-				c7 = altKeep(c7, altBreadth[2], altCand{a: t7, b: t8, diff: d67 - s.dist(t7, t8), side: true})
-			}
-			for _, f := range c7 {
-				t7, t8 := f.a, f.b
-				// t1 [t2..t8][t7..t3][t4..t6] t5 to
-				// t1 [t8..t2][t3..t7][t6..t4] t5, or
-				// t1 [t2..t7][t8..t3][t4..t6] t5 to
-				// t1 [t8..t3][t2..t7][t6..t4] t5
-				if !f.side {
-					s.move(t1, t2, t8, t7)
-					s.move(t2, t7, t3, t4)
-					s.move(t7, t4, t6, t5)
-				} else {
-					s.move(t1, t2, t6, t5)
-					s.move(t1, t6, t8, t7)
-					s.move(t3, t4, t2, t5)
-				}
-				if s.altGo(t1, t8, G-f.diff, 3, mark, t2, t3, t4, t5, t6, t7, t8) {
-					return true
-				}
-			}
+			continue
+		}
+		// t1 [t2..t6][t5..t3] t4 to t1 [t6..t2][t3..t5] t4, or
+		// t1 [t2..t5][t6..t3] t4 to t1 [t6..t3][t2..t5] t4
+		if !e.side {
+			s.move(t1, t2, t6, t5)
+			s.move(t2, t5, t3, t4)
+		} else {
+			s.move(t1, t2, t3, t4)
+			s.move(t1, t3, t6, t5)
+			s.move(t3, t5, t2, t4)
+		}
+		if s.altGo(t1, t6, G, 2, mark, t2, t3, t4, t5, t6) {
+			return true
+		}
+	}
+	return false
+}
+
+// altFourth tries the fourth exchanges that mend the tour after a t5
+// beyond t3 and t6 before it, G the gain so far (t7 a candidate of t6
+// between t2 and t3, t8 either side of it), and reports whether a step
+// gains as alternate does.
+func (s *solo) altFourth(t1, t2, t3, t4, t5, t6, t4n int32, G int64, mark int) bool {
+	fwd := s.l.Next(t1) == t2
+	var b7 [4]altCand
+	c7 := b7[:0]
+	for _, e := range s.nb[s.at[t6]:s.at[t6+1]] {
+		t7, d67 := e.c, e.d
+		if d67 > G {
+			break
+		}
+		if t7 == t1 || t7 == t2 || t7 == t3 || t7 == t4n || !s.between(fwd, t2, t7, t3) {
+			continue
+		}
+		t8 := s.pred(fwd, t7)
+		c7 = altKeep(c7, altBreadth[2], altCand{a: t7, b: t8, diff: d67 - s.dist(t7, t8)})
+		t8 = s.succ(fwd, t7)
+		c7 = altKeep(c7, altBreadth[2], altCand{a: t7, b: t8, diff: d67 - s.dist(t7, t8), side: true})
+	}
+	for _, f := range c7 {
+		t7, t8 := f.a, f.b
+		// t1 [t2..t8][t7..t3][t4..t6] t5 to
+		// t1 [t8..t2][t3..t7][t6..t4] t5, or
+		// t1 [t2..t7][t8..t3][t4..t6] t5 to
+		// t1 [t8..t3][t2..t7][t6..t4] t5
+		if !f.side {
+			s.move(t1, t2, t8, t7)
+			s.move(t2, t7, t3, t4)
+			s.move(t7, t4, t6, t5)
+		} else {
+			s.move(t1, t2, t6, t5)
+			s.move(t1, t6, t8, t7)
+			s.move(t3, t4, t2, t5)
+		}
+		if s.altGo(t1, t8, G-f.diff, 3, mark, t2, t3, t4, t5, t6, t7, t8) {
+			return true
 		}
 	}
 	return false

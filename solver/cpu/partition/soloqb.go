@@ -17,23 +17,9 @@ func (s *solo) quickBoruvka() []int32 {
 	if s.xy == nil || n < 8 {
 		return nil
 	}
-	lox, loy, hix, hiy := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for c := range n {
-		x, y := s.xy[2*c], s.xy[2*c+1]
-		lox, loy, hix, hiy = min(lox, x), min(loy, y), max(hix, x), max(hiy, y)
-	}
-	g := max(1, int(math.Sqrt(float64(n)/2))) // about two cities a bucket
-	w := max(hix-lox, hiy-loy) / float64(g) * (1 + 1e-9)
-	if w <= 0 {
+	q := newQBGrid(s.xy, n)
+	if q == nil {
 		return nil
-	}
-	cell := func(c int32) (int, int) {
-		return min(g-1, int((s.xy[2*c]-lox)/w)), min(g-1, int((s.xy[2*c+1]-loy)/w))
-	}
-	buckets := make([][]int32, g*g)
-	for c := range int32(n) {
-		i, j := cell(c)
-		buckets[j*g+i] = append(buckets[j*g+i], c)
 	}
 	order := make([]int32, n)
 	for i := range order {
@@ -45,55 +31,72 @@ func (s *solo) quickBoruvka() []int32 {
 		}
 		return int(a - b)
 	})
+	return q.join(order)
+}
+
+// qbGrid is quickBoruvka's grid of buckets over the cities' bounding
+// square, each bucket the cities in it still of degree below two, so
+// that a city's nearest partner is found from the buckets about it.
+type qbGrid struct {
+	xy          []float64 // x and y of each city side by side
+	lox, loy, w float64   // the grid's corner and a bucket's side
+	g           int       // buckets a side
+	buckets     [][]int32
+}
+
+// newQBGrid puts the n cities of xy in buckets of about two cities
+// each; nil when the cities share one point, which leaves no grid.
+func newQBGrid(xy []float64, n int) *qbGrid {
+	lox, loy, hix, hiy := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for c := range n {
+		x, y := xy[2*c], xy[2*c+1]
+		lox, loy, hix, hiy = min(lox, x), min(loy, y), max(hix, x), max(hiy, y)
+	}
+	g := max(1, int(math.Sqrt(float64(n)/2))) // about two cities a bucket
+	w := max(hix-lox, hiy-loy) / float64(g) * (1 + 1e-9)
+	if w <= 0 {
+		return nil
+	}
+	q := &qbGrid{xy: xy, lox: lox, loy: loy, w: w, g: g, buckets: make([][]int32, g*g)}
+	for c := range int32(n) {
+		i, j := q.cell(c)
+		q.buckets[j*g+i] = append(q.buckets[j*g+i], c)
+	}
+	return q
+}
+
+// cell is the column and row of city c's bucket.
+func (q *qbGrid) cell(c int32) (int, int) {
+	return min(q.g-1, int((q.xy[2*c]-q.lox)/q.w)), min(q.g-1, int((q.xy[2*c+1]-q.loy)/q.w))
+}
+
+// drop takes c out of its bucket once it is of degree two, as it can
+// join no more edges.
+func (q *qbGrid) drop(c int32) {
+	i, j := q.cell(c)
+	b := q.buckets[j*q.g+i]
+	k := slices.Index(b, c)
+	b[k] = b[len(b)-1]
+	q.buckets[j*q.g+i] = b[:len(b)-1]
+}
+
+// join links the cities pass after pass in order, each to its nearest
+// partner that can still join it, until one path holds every city, and
+// returns that path from an end.
+func (q *qbGrid) join(order []int32) []int32 {
+	n := len(order)
 	adj := make([][2]int32, n)
 	deg := make([]uint8, n)
 	other := make([]int32, n) // a path's end: the path's other end
 	for i := range other {
 		other[i] = int32(i)
 	}
-	drop := func(c int32) { // c leaves its bucket once of degree two
-		i, j := cell(c)
-		b := buckets[j*g+i]
-		k := slices.Index(b, c)
-		b[k] = b[len(b)-1]
-		buckets[j*g+i] = b[:len(b)-1]
-	}
-	nearest := func(v int32) int32 {
-		ci, cj := cell(v)
-		best, bd := int32(-1), math.Inf(1)
-		for r := 0; r < g; r++ {
-			// every bucket at ring r lies at least (r-1)·w away
-			if best >= 0 && float64(r-1)*w > bd {
-				break
-			}
-			for j := cj - r; j <= cj+r; j++ {
-				if j < 0 || j >= g {
-					continue
-				}
-				for i := ci - r; i <= ci+r; i++ {
-					if i < 0 || i >= g || (j != cj-r && j != cj+r && i != ci-r && i != ci+r) {
-						continue
-					}
-					for _, u := range buckets[j*g+i] {
-						if u == v || u == other[v] {
-							continue
-						}
-						dx, dy := s.xy[2*u]-s.xy[2*v], s.xy[2*u+1]-s.xy[2*v+1]
-						if d := dx*dx + dy*dy; d < bd*bd || best < 0 {
-							best, bd = u, math.Sqrt(d)
-						}
-					}
-				}
-			}
-		}
-		return best
-	}
 	for edges := 0; edges < n-1; {
 		for _, v := range order {
 			if deg[v] == 2 || edges == n-1 {
 				continue
 			}
-			u := nearest(v)
+			u := q.nearest(v, other[v])
 			if u < 0 {
 				continue
 			}
@@ -105,7 +108,7 @@ func (s *solo) quickBoruvka() []int32 {
 			edges++
 			for _, c := range [2]int32{v, u} {
 				if deg[c] == 2 {
-					drop(c)
+					q.drop(c)
 				}
 			}
 		}
@@ -128,6 +131,41 @@ func (s *solo) quickBoruvka() []int32 {
 		prev, c = c, next
 	}
 	return t
+}
+
+// nearest is the city nearest v among those still in a bucket, other
+// than v and ov, the other end of v's path (an edge to it would close a
+// cycle), searched ring by ring of buckets out from v's; -1 if none.
+func (q *qbGrid) nearest(v, ov int32) int32 {
+	g, w := q.g, q.w
+	ci, cj := q.cell(v)
+	best, bd := int32(-1), math.Inf(1)
+	for r := 0; r < g; r++ {
+		// every bucket at ring r lies at least (r-1)·w away
+		if best >= 0 && float64(r-1)*w > bd {
+			break
+		}
+		for j := cj - r; j <= cj+r; j++ {
+			if j < 0 || j >= g {
+				continue
+			}
+			for i := ci - r; i <= ci+r; i++ {
+				if i < 0 || i >= g || (j != cj-r && j != cj+r && i != ci-r && i != ci+r) {
+					continue
+				}
+				for _, u := range q.buckets[j*g+i] {
+					if u == v || u == ov {
+						continue
+					}
+					dx, dy := q.xy[2*u]-q.xy[2*v], q.xy[2*u+1]-q.xy[2*v+1]
+					if d := dx*dx + dy*dy; d < bd*bd || best < 0 {
+						best, bd = u, math.Sqrt(d)
+					}
+				}
+			}
+		}
+	}
+	return best
 }
 
 // cmpFloat orders a and b.
