@@ -100,7 +100,7 @@ type Options struct {
 	// DeepPerCity is the kicks per city made with moves of depth 1 before
 	// they take Depth's steps
 	DeepPerCity float64
-	// Solo: on one worker, chained Lin–Kernighan over the whole tour in
+	// Solo: on one or two workers, chained Lin–Kernighan over the whole tour in
 	// place of the pieces (solo.go), where soloFits says so
 	Solo SoloMode
 }
@@ -110,12 +110,12 @@ type Options struct {
 type SoloMode int
 
 const (
-	// SoloAuto: on one worker from soloAutoMinN to soloAutoMaxN cities unless
+	// SoloAuto: on one or two workers from soloAutoMinN to soloAutoMaxN cities unless
 	// the instance is clustered, has fixed edges, is crowded or has a
 	// path improver beside (docs/DECISIONS.md#solo-lk)
 	SoloAuto SoloMode = iota
 	SoloOff
-	SoloLK // on one worker whatever the instance, unless it has fixed edges
+	SoloLK // on any workers whatever the instance, unless it has fixed edges
 )
 
 // soloAutoMinN and soloAutoMaxN bound the cities SoloAuto takes chained
@@ -126,18 +126,25 @@ const (
 const (
 	soloAutoMinN = 50_000
 	soloAutoMaxN = 200_000
+	// soloMaxWorkers: two workers' chained LK searches trade tours
+	soloMaxWorkers = 2
+	// soloSeedStride parts the workers' random streams
+	soloSeedStride = 0x9e3779b97f4a7c15
 )
 
 // soloFits tells whether the search of env is chained LK over the whole
 // tour (Options.Solo), nb and nbOdd its nearest and quadrant lists.
 func soloFits(env *Env, nb, nbOdd *neighbor.Lists, d *tour.Dist) bool {
-	if env.Workers != 1 || len(env.In.FixedEdges) > 0 { // solo.go keeps no fixed edge
+	if len(env.In.FixedEdges) > 0 { // solo.go keeps no fixed edge
 		return false
 	}
 	switch env.Opts.Solo {
 	case SoloLK:
 		return true
 	case SoloOff:
+		return false
+	}
+	if env.Workers > soloMaxWorkers {
 		return false
 	}
 	// a clustered instance gains from the cluster pass of the pieces'
@@ -342,7 +349,7 @@ func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (*solver
 	c := env.Control
 	if soloFits(env, nb, nbOdd, d) {
 		c.SetPhase(solver.PhaseSearch)
-		runSolo(env, t0, nbOdd, d)
+		runSolos(env, t0, nbOdd, d)
 		return nil, ""
 	}
 	ctx, cancel := c.SetupContext()

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/tsplab/tsplab/internal/runctl"
@@ -578,12 +579,33 @@ func (s *solo) queueKick(t [8]int32) {
 	}
 }
 
-// runSolo is the partition search's place on one worker from Options.Solo:
-// an LK descent over the whole tour from every city, then kicks until the
-// run ends.
-func runSolo(env *Env, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
+// runSolos runs chained LK on each of env's workers, searches from the same tour with their own random streams that
+// trade tours by partition crossover (soloshare.go).
+func runSolos(env *Env, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
+	if env.Workers == 1 {
+		runSolo(env, 0, nil, t0, nb, d)
+		return
+	}
+	sh := newSoloShare(env.Workers)
+	var wg sync.WaitGroup
+	for w := range env.Workers {
+		// under a kicks budget the searches do not trade, whose timing
+		// would make the run depend on more than its seed and workers
+		var tr *soloTrade
+		if env.Opts.Kicks == 0 {
+			tr = newSoloTrade(sh, w, env.In.N)
+		}
+		wg.Go(func() { runSolo(env, w, tr, t0, nb, d) })
+	}
+	wg.Wait()
+}
+
+// runSolo is worker w's search in the partition search's place from
+// Options.Solo: an LK descent over the whole tour from every city, then
+// kicks until the run ends, trading tours through tr when not nil.
+func runSolo(env *Env, w int, tr *soloTrade, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 	c := env.Control
-	s := newSolo(t0, d.Length(t0), nb, d, newRNG(env.Seed, runctl.StreamStitch))
+	s := newSolo(t0, d.Length(t0), nb, d, newRNG(env.Seed+uint64(w)*soloSeedStride, runctl.StreamStitch))
 	if t := s.quickBoruvka(); t != nil { // LK descends further from it
 		s.l, s.length = twolevel.New(t), d.Length(t)
 		t0 = t
@@ -595,8 +617,8 @@ func runSolo(env *Env, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 			return
 		}
 		last = time.Now()
-		if len(c.Moves) > 0 {
-			c.Moves[0].V.Store(s.flips)
+		if len(c.Moves) > w {
+			c.Moves[w].V.Store(s.flips)
 		}
 		c.OfferFn(s.length, func(dst []int32) []int32 { return s.l.Tour(dst) })
 		if c.SnapshotDue() {
@@ -617,7 +639,10 @@ func runSolo(env *Env, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 		s.log = s.log[:0]
 		if s.kick(stop) {
 			kicks++
-			env.KicksDone[0].V.Add(1)
+			env.KicksDone[w].V.Add(1)
+		}
+		if tr != nil && tr.trade(s, env.In) {
+			s.drain(stop)
 		}
 		offer(false)
 	}
