@@ -351,13 +351,20 @@ func (s *solo) plainStep(t1, last int32, c lkCand, fwd bool, level, mark int) bo
 	if !deeper {
 		return true
 	}
+	return s.deeper(last, c, t1, c.t4, level, mark)
+}
+
+// deeper goes on from (t1, last) after the flip that added the edge (a,
+// c.t3) and removed (c.t3, c.t4), those edges kept from later levels; it
+// reports whether the step gained, the flip undone if not.
+func (s *solo) deeper(a int32, c lkCand, t1, last int32, level, mark int) bool {
 	na, nr := len(s.added), len(s.removed)
-	s.added = append(s.added, last, c.t3)
+	s.added = append(s.added, a, c.t3)
 	s.removed = append(s.removed, c.t3, c.t4)
-	s.addedAt[(last^c.t3)&(soloHash-1)]++
+	s.addedAt[(a^c.t3)&(soloHash-1)]++
 	s.removedAt[(c.t3^c.t4)&(soloHash-1)]++
-	ok := s.step(t1, c.t4, c.g, level+1, mark)
-	s.addedAt[(last^c.t3)&(soloHash-1)]--
+	ok := s.step(t1, last, c.g, level+1, mark)
+	s.addedAt[(a^c.t3)&(soloHash-1)]--
 	s.removedAt[(c.t3^c.t4)&(soloHash-1)]--
 	if ok {
 		return true
@@ -416,20 +423,7 @@ func (s *solo) mmStep(t1, last int32, c lkCand, level, mark int) bool {
 	if !deeper {
 		return true
 	}
-	na, nr := len(s.added), len(s.removed)
-	s.added = append(s.added, t1, c.t3)
-	s.removed = append(s.removed, c.t3, c.t4)
-	s.addedAt[(t1^c.t3)&(soloHash-1)]++
-	s.removedAt[(c.t3^c.t4)&(soloHash-1)]++
-	ok := s.step(c.t4, last, c.g, level+1, mark)
-	s.addedAt[(t1^c.t3)&(soloHash-1)]--
-	s.removedAt[(c.t3^c.t4)&(soloHash-1)]--
-	if ok {
-		return true
-	}
-	s.added, s.removed = s.added[:na], s.removed[:nr]
-	s.undo(len(s.log) - 1)
-	return false
+	return s.deeper(t1, c, c.t4, last, level, mark)
 }
 
 // soloHash is the length of the pair counts by hash, small enough to
