@@ -88,10 +88,14 @@ func (d *Dist) other(a, b int32) int64 {
 	return d.in.Dist(int(a), int(b))
 }
 
-// round is TSPLIB's rounding of the Euclidean distance r: up for
-// CEIL_2D, else to the nearest integer.
-func (d *Dist) round(r float64) int64 {
-	if d.ceil {
+// round is TSPLIB's rounding of the Euclidean distance r (Round).
+func (d *Dist) round(r float64) int64 { return Round(r, d.ceil) }
+
+// Round is TSPLIB's rounding of a Euclidean distance r: up for CEIL_2D
+// (ceil), else to the nearest integer; small enough to inline in a hot
+// loop that computes distances from coordinates itself.
+func Round(r float64, ceil bool) int64 {
+	if ceil {
 		// math.Ceil for r ≥ 0, without its call
 		t := int64(r)
 		if float64(t) < r {

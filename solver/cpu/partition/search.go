@@ -128,8 +128,6 @@ const (
 	soloAutoMaxN = 200_000
 	// soloMaxWorkers: two workers' chained LK searches trade tours
 	soloMaxWorkers = 2
-	// soloSeedStride parts the workers' random streams
-	soloSeedStride = 0x9e3779b97f4a7c15
 )
 
 // soloFits tells whether the search of env is chained LK over the whole

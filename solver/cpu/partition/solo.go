@@ -97,15 +97,7 @@ func (s *solo) dist(a, b int32) int64 {
 	}
 	p, q := s.xy[2*a:2*a+2], s.xy[2*b:2*b+2]
 	dx, dy := p[0]-q[0], p[1]-q[1]
-	r := math.Sqrt(dx*dx + dy*dy)
-	if s.ceil {
-		t := int64(r)
-		if float64(t) < r {
-			t++
-		}
-		return t
-	}
-	return int64(r + 0.5)
+	return tour.Round(math.Sqrt(dx*dx+dy*dy), s.ceil)
 }
 
 // symmetric sets s's candidate graph to the lists nb and their reverse
@@ -599,7 +591,7 @@ func runSolos(env *Env, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 // kicks until the run ends, trading tours through tr when not nil.
 func runSolo(env *Env, w int, tr *soloTrade, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 	c := env.Control
-	s := newSolo(t0, d.Length(t0), nb, d, newRNG(env.Seed+uint64(w)*soloSeedStride, runctl.StreamStitch))
+	s := newSolo(t0, d.Length(t0), nb, d, newRNG(env.Seed, runctl.StreamStitch^uint64(w)))
 	if t := s.quickBoruvka(); t != nil { // LK descends further from it
 		s.l, s.length = twolevel.New(t), d.Length(t)
 		t0 = t
