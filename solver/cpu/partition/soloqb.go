@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -26,7 +27,7 @@ func (s *solo) quickBoruvka() []int32 {
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(a, b int32) int {
-		if c := cmpFloat(s.xy[2*a], s.xy[2*b]); c != 0 {
+		if c := cmp.Compare(s.xy[2*a], s.xy[2*b]); c != 0 {
 			return c
 		}
 		return int(a - b)
@@ -166,15 +167,4 @@ func (q *qbGrid) nearest(v, ov int32) int32 {
 		}
 	}
 	return best
-}
-
-// cmpFloat orders a and b.
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
