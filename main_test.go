@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -425,38 +427,51 @@ func TestMakeRunPicksTheVariant(t *testing.T) {
 	}
 }
 
-// startXvfb starts Xvfb on a free display with its framebuffer in fbdir.
+// startXvfb starts Xvfb on a display it chooses itself (-displayfd: the
+// first free one, stale locks of killed servers reclaimed) with its
+// framebuffer in fbdir; stop ends it with SIGTERM so it removes its lock.
 func startXvfb(t *testing.T, xvfb, fbdir string) (string, func()) {
 	t.Helper()
 	if err := os.MkdirAll(fbdir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for d := 90 + os.Getpid()%50; d < 200; d++ {
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", d)); err == nil {
-			continue
-		}
-		cmd := exec.Command(xvfb, fmt.Sprintf(":%d", d), "-screen", "0", "1600x1000x24", "-nolisten", "tcp", "-fbdir", fbdir)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited := make(chan struct{})
-		go func() { cmd.Wait(); close(exited) }()
-		sock := fmt.Sprintf("/tmp/.X11-unix/X%d", d)
-		for i := 0; i < 100; i++ {
-			select {
-			case <-exited:
-				i = 100 // display taken meanwhile: try the next one
-				continue
-			case <-time.After(50 * time.Millisecond):
-			}
-			if _, err := os.Stat(sock); err == nil {
-				return fmt.Sprintf(":%d", d), func() { cmd.Process.Kill(); <-exited }
-			}
-		}
-		cmd.Process.Kill()
-		<-exited
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no free X display for Xvfb")
+	defer r.Close()
+	cmd := exec.Command(xvfb, "-displayfd", "3", "-screen", "0", "1600x1000x24", "-nolisten", "tcp", "-fbdir", fbdir)
+	cmd.ExtraFiles = []*os.File{w}
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	stop := func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-exited
+		}
+	}
+	got := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(r).ReadString('\n')
+		got <- strings.TrimSpace(line)
+	}()
+	select {
+	case num := <-got:
+		if num != "" {
+			return ":" + num, stop
+		}
+	case <-time.After(20 * time.Second):
+	}
+	stop()
+	t.Fatal("Xvfb named no display (-displayfd)")
 	return "", nil
 }
 
