@@ -14,6 +14,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/cpu/partition"
 	"github.com/tsplab/tsplab/solver/cpu/population"
 	"github.com/tsplab/tsplab/solver/enginetest"
 	"github.com/tsplab/tsplab/solver/gen"
@@ -544,12 +545,13 @@ func TestEngineContractAutoSolo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	extra := map[string]string{OptPartition: "on", OptSolo: "lk"}
 	budget := withOpts(budgetParams("auto", 1, 1), "partition=on", "solo=lk", "kicks=200")
 	cfg := enginetest.Config{
 		N:      1200,
 		Budget: func(solver.Engine) solver.Params { return budget },
-		Open:   func(solver.Engine) solver.Params { return solver.Params{Workers: 1, Extra: extra} },
+		Open: func(solver.Engine) solver.Params {
+			return solver.Params{Workers: 1, Config: func(o *ilsOptions) { o.partition, o.solo = partOn, partition.SoloLK }}
+		},
 	}
 	enginetest.Run(t, eng, cfg)
 }
