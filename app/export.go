@@ -51,12 +51,6 @@ var exportChoices = []struct{ label, kind string }{
 // (current tour while running, best tour, optimal overlay, title).
 func (p *Pane) ExportScene() export.Scene { return p.View.Scene() }
 
-// WriteExport writes one pane's export of kind to w; width and height
-// size pictures (height 0 keeps the instance's aspect ratio).
-func (p *Pane) WriteExport(w io.Writer, kind string, width, height int) error {
-	return p.writeExport(w, kind, width, height, "")
-}
-
 // engineName is the engine of the pane's run ("auto/cpu"), or of its settings before any run.
 func (p *Pane) engineName() string {
 	if e := p.Runner.Last().Engine; e != "" {
@@ -69,19 +63,15 @@ func (p *Pane) engineName() string {
 	return s.Algorithm + "/" + s.Backend
 }
 
-// writeExport is WriteExport with the picture's title starting with
-// label (compare mode names each pane and its engine).
-func (p *Pane) writeExport(w io.Writer, kind string, width, height int, label string) error {
+// WriteExport writes one pane's export of kind to w; width and height
+// size pictures (height 0 keeps the instance's aspect ratio).
+func (p *Pane) WriteExport(w io.Writer, kind string, width, height int) error {
 	if p.in == nil {
 		return errors.New("export: no instance loaded")
 	}
 	switch kind {
 	case ExportPNG, ExportSVG, ExportPDF:
-		s := p.ExportScene()
-		if label != "" {
-			s.Title = label + " · " + s.Title
-		}
-		return export.Write(w, kind, s, width, height)
+		return export.Write(w, kind, p.ExportScene(), width, height)
 	case ExportTour, ExportSVGPath:
 		rep, in, err := p.record(false)
 		switch {
@@ -134,7 +124,7 @@ func (a *App) prepareExport(kind string, width, height int) (write func(path str
 	tags := make([]string, len(panes))
 	for i, p := range panes {
 		var buf bytes.Buffer
-		if err := p.writeExport(&buf, kind, width, height, paneLabel(i, p)); err != nil {
+		if err := p.WriteExport(&buf, kind, width, height); err != nil {
 			return nil, fmt.Errorf("pane %c: %w", 'A'+i, err)
 		}
 		parts[i] = buf.Bytes()
@@ -161,11 +151,8 @@ func (a *App) prepareExport(kind string, width, height int) (write func(path str
 	}, nil
 }
 
-// paneLabel names compare pane i and its engine: "A auto/cpu".
-func paneLabel(i int, p *Pane) string { return fmt.Sprintf("%c %s", 'A'+i, p.engineName()) }
-
 // writeSideBySide draws the panes side by side, each titled with its
-// label, in one picture of width × height (height 0: the instance's
+// letter and engine ("A auto/cpu · …"), in one picture of width × height (height 0: the instance's
 // aspect ratio).
 func writeSideBySide(w io.Writer, kind string, panes []*Pane, width, height int) error {
 	scenes := make([]export.Scene, len(panes))
@@ -174,7 +161,7 @@ func writeSideBySide(w io.Writer, kind string, panes []*Pane, width, height int)
 			return errors.New("export: no instance loaded")
 		}
 		scenes[i] = p.ExportScene()
-		scenes[i].Title = paneLabel(i, p) + " · " + scenes[i].Title
+		scenes[i].Title = fmt.Sprintf("%c %s · %s", 'A'+i, p.engineName(), scenes[i].Title)
 	}
 	return export.WriteSideBySide(w, kind, scenes, width, height)
 }

@@ -113,7 +113,7 @@ func takesWorkers(e solver.Engine) bool {
 // the rate the pane reads a run at (the Runner's Rate): BusyFrameInterval
 // when e runs a goroutine on every core.
 func frameInterval(e solver.Engine, params solver.Params) time.Duration {
-	if _, ok := solver.OptionsFor(e.Name(), e.Backend()).Lookup("workers"); ok && (params.Workers <= 0 || params.Workers >= runtime.NumCPU()) {
+	if takesWorkers(e) && (params.Workers <= 0 || params.Workers >= runtime.NumCPU()) {
 		return BusyFrameInterval
 	}
 	return FrameInterval

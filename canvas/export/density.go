@@ -716,12 +716,10 @@ func plotLine(acc []uint16, w, x0, y0, x1, y1 int, wgt uint32, dash int) int64 {
 
 // plotClipped clips the segment to the w×h image and plots what is left (plotLine).
 func plotClipped(acc []uint16, w, h int, x0, y0, x1, y1 float64, wgt uint32, dash int) int64 {
-	x0, y0, x1, y1, ok := clip(x0, y0, x1, y1, float64(w-1), float64(h-1))
+	ix0, iy0, ix1, iy1, ok := clipToPixels(x0, y0, x1, y1, w, h)
 	if !ok {
 		return 0
 	}
-	ix0, iy0 := min(max(int(x0+0.5), 0), w-1), min(max(int(y0+0.5), 0), h-1)
-	ix1, iy1 := min(max(int(x1+0.5), 0), w-1), min(max(int(y1+0.5), 0), h-1)
 	return plotLine(acc, w, ix0, iy0, ix1, iy1, wgt, dash)
 }
 

@@ -167,16 +167,16 @@ func dot(dst *image.RGBA, x, y, r int, c color.RGBA) {
 // Bresenham's algorithm after clipping it to the image.
 // With dash > 0 it alternates dash pixels on and dash pixels off.
 func line(dst *image.RGBA, x0, y0, x1, y1 float64, c color.RGBA, dash int) {
-	w, h := dst.Rect.Dx(), dst.Rect.Dy()
-	x0, y0, x1, y1, ok := clip(x0, y0, x1, y1, float64(w)-1, float64(h)-1)
-	if !ok {
-		return
+	if ix0, iy0, ix1, iy1, ok := clipToPixels(x0, y0, x1, y1, dst.Rect.Dx(), dst.Rect.Dy()); ok {
+		bresenham(dst.Pix, dst.Stride, ix0, iy0, ix1, iy1, pack(c), dash)
 	}
-	ix0, iy0 := int(x0+0.5), int(y0+0.5)
-	ix1, iy1 := int(x1+0.5), int(y1+0.5)
-	ix0, ix1 = min(max(ix0, 0), w-1), min(max(ix1, 0), w-1)
-	iy0, iy1 = min(max(iy0, 0), h-1), min(max(iy1, 0), h-1)
-	bresenham(dst.Pix, dst.Stride, ix0, iy0, ix1, iy1, pack(c), dash)
+}
+
+// clipToPixels clips a segment to the w×h image (clip) and rounds its ends to pixels inside it.
+func clipToPixels(x0, y0, x1, y1 float64, w, h int) (ix0, iy0, ix1, iy1 int, ok bool) {
+	x0, y0, x1, y1, ok = clip(x0, y0, x1, y1, float64(w-1), float64(h-1))
+	px := func(v float64, n int) int { return min(max(int(v+0.5), 0), n-1) }
+	return px(x0, w), px(y0, h), px(x1, w), px(y1, h), ok
 }
 
 // lineWalk is a Bresenham walk over a raster of px bytes a pixel and

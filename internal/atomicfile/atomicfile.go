@@ -112,23 +112,14 @@ func Write(path string, fill func(io.Writer) error) (err error) {
 		dropTemp(tmp)
 	}()
 	w := bufio.NewWriterSize(f, 1<<16)
-	if err := fill(w); err != nil {
-		return fmt.Errorf("%s: %v", path, unwrapPath(err))
+	steps := []func() error{
+		func() error { return fill(w) }, w.Flush, func() error { return f.Chmod(mode) },
+		f.Sync, f.Close, func() error { return os.Rename(tmp, real) },
 	}
-	if err := w.Flush(); err != nil {
-		return fmt.Errorf("%s: %v", path, unwrapPath(err))
-	}
-	if err := f.Chmod(mode); err != nil {
-		return fmt.Errorf("%s: %v", path, unwrapPath(err))
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("%s: %v", path, unwrapPath(err))
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("%s: %v", path, unwrapPath(err))
-	}
-	if err := os.Rename(tmp, real); err != nil {
-		return fmt.Errorf("%s: %v", path, unwrapPath(err))
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return fmt.Errorf("%s: %v", path, unwrapPath(err))
+		}
 	}
 	// The rename is durable once the folder is synced; a folder that
 	// cannot be synced (some file systems) still has the complete file.

@@ -217,16 +217,7 @@ func (c *Control) TimeFrac() float64 {
 // Offer records t (length l) as the global best if it is better. It
 // copies t. It stops the run when the target is reached.
 func (c *Control) Offer(t []int32, l int64) {
-	if l >= c.BestLen.Load() {
-		return
-	}
-	c.mu.Lock()
-	if l < c.BestLen.Load() {
-		c.Best = append(c.Best[:0], t...)
-		c.BestLen.Store(l)
-	}
-	c.mu.Unlock()
-	c.Reached(l)
+	c.OfferFn(l, func(dst []int32) []int32 { return append(dst, t...) })
 }
 
 // Reached stops the run when a tour of length l ends it: the target, or

@@ -423,10 +423,8 @@ func shareBestSearch(searches []*saSearch) {
 func (r *saShared) anneal(searches []*saSearch, plan []saStep, st0 int64, w, pm int) {
 	c := r.c
 	var wg sync.WaitGroup
-	for wk := 0; wk < w; wk++ {
-		wg.Add(1)
-		go func(wk int) {
-			defer wg.Done()
+	for wk := range w {
+		wg.Go(func() {
 			var buf []int32
 			var nextOffer time.Time
 			local := c.Moves[wk].V.Load()
@@ -457,7 +455,7 @@ func (r *saShared) anneal(searches []*saSearch, plan []saStep, st0 int64, w, pm 
 					s.steps = st + 1
 				}
 			}
-		}(wk)
+		})
 	}
 	wg.Wait()
 }
@@ -476,15 +474,12 @@ func saDescend(c *runctl.Control, searches []*saSearch, w int) time.Duration {
 	t0 := time.Now()
 	c.SetPhase(solver.PhasePolish)
 	var wg sync.WaitGroup
-	for wk := 0; wk < w; wk++ {
-		wg.Add(1)
-		go func(wk int) {
-			defer wg.Done()
+	for wk := range w {
+		wg.Go(func() {
 			for b := wk; b < len(searches); b += w {
-				evals := searches[b].descend(c.Done)
-				c.Moves[wk].V.Add(evals)
+				c.Moves[wk].V.Add(searches[b].descend(c.Done))
 			}
-		}(wk)
+		})
 	}
 	wg.Wait()
 	return time.Since(t0)

@@ -114,12 +114,8 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	r.plan[0] = saStep{p.T0, k}
 	r.nextT = p.T0 * a
 	var wg sync.WaitGroup
-	for wk := 0; wk < w; wk++ {
-		wg.Add(1)
-		go func(wk int) {
-			defer wg.Done()
-			r.work(wk)
-		}(wk)
+	for wk := range w {
+		wg.Go(func() { r.work(wk) })
 	}
 	wg.Wait()
 	return r.finish(e, in, p, r.reps[:1], w, r.stepsDone.Load(), r.lastT, true)
