@@ -84,7 +84,7 @@ func isPointList(head []byte, path string) bool {
 			return false
 		case keyword && bytes.IndexByte(line, ',') < 0:
 			return false
-		case bytes.IndexAny(line, ",\t") >= 0:
+		case bytes.ContainsAny(line, ",\t"):
 			return true
 		}
 		break

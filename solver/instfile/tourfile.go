@@ -20,7 +20,7 @@ var idColumns = []string{"id", "city", "node", "name"}
 
 // ReadStartTour reads a tour of in from the file at path, for a run to
 // start from: a TSPLIB TOUR file, or a text or CSV of city ids in tour
-// order (see ParseStartTour), gzip-compressed or not. Problems are
+// order (see ParseRoute), gzip-compressed or not. Problems are
 // one-line *Errors naming the file and the line.
 func ReadStartTour(path string, in *problem.Instance) ([]int, error) {
 	t, _, err := ReadRoute(path, in)
@@ -48,7 +48,7 @@ func ReadRoute(path string, in *problem.Instance) (tour []int, isPath bool, err 
 	return t, isPath, nil
 }
 
-// ParseStartTour reads a tour of in from r: a TSPLIB TOUR file (told by a
+// ParseRoute reads a tour of in from r: a TSPLIB TOUR file (told by a
 // first line with a ':' or a TSPLIB keyword), or a text of city ids in
 // tour order, separated by commas, blanks or line ends, up to the end or
 // a -1. A first line that is not numbers is a header of column names;
@@ -58,14 +58,8 @@ func ReadRoute(path string, in *problem.Instance) (tour []int, isPath bool, err 
 // are the instance's own when its file gave ids (a point list's first
 // column, names included), else TSPLIB's 1..N. The tour must name each
 // city once and keep the instance's fixed edges; filename names r in
-// errors.
-func ParseStartTour(r io.Reader, filename string, in *problem.Instance) ([]int, error) {
-	t, _, err := ParseRoute(r, filename, in)
-	return t, err
-}
-
-// ParseRoute is ParseStartTour that also reports whether the file says
-// its cities are an open path (see ReadRoute).
+// errors. isPath reports whether the file says its cities are an open
+// path (see ReadRoute).
 func ParseRoute(r io.Reader, filename string, in *problem.Instance) (tour []int, isPath bool, err error) {
 	br := bufio.NewReaderSize(tsplib.LineEnds(r), readerSniffSize)
 	head, _ := br.Peek(readerSniffSize)
@@ -122,7 +116,7 @@ type idTour struct {
 	keys   [][2]float64
 }
 
-// parseIDTour reads a text or CSV of city ids (see ParseStartTour).
+// parseIDTour reads a text or CSV of city ids (see ParseRoute).
 func parseIDTour(br *bufio.Reader, filename string, in *problem.Instance) ([]int, bool, error) {
 	lr := &lineReader{br: br, file: filename}
 	s := &idTour{file: filename, in: in, col: -1, first: make([]int32, in.N)}

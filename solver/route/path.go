@@ -36,12 +36,10 @@ func OpenInstance(in *solver.Instance) (*solver.Instance, error) {
 			w[i*m+j], w[j*m+i] = int32(d), int32(d)
 		}
 	}
-	out := &solver.Instance{Name: in.Name, Comment: in.Comment, Path: in.Path, N: m, Metric: solver.Explicit, Matrix: w, ScaleExp: in.ScaleExp}
+	out := &solver.Instance{Name: in.Name, Comment: in.Comment, Path: in.Path, N: m, Metric: solver.Explicit, Matrix: w, ScaleExp: in.ScaleExp,
+		FixedEdges: slices.Clone(in.FixedEdges)}
 	if in.HasCoords() {
 		out.X, out.Y = centroidAppended(in.X), centroidAppended(in.Y)
-	}
-	for _, e := range in.FixedEdges {
-		out.FixedEdges = append(out.FixedEdges, e)
 	}
 	return out, nil
 }
