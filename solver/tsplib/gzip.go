@@ -189,7 +189,7 @@ func gzipError(file string, err error) *Error {
 	case errors.As(err, &corrupt):
 		msg = fmt.Sprintf("invalid data at compressed byte %d", int64(corrupt))
 	default:
-		return FileError(file, bareError(err))
+		return FileError(file, BareError(err))
 	}
 	return &Error{File: file, Msg: "corrupt gzip stream: " + msg}
 }
