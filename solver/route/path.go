@@ -280,17 +280,6 @@ func (rt *Route) pathValue(v float64) float64 {
 	return rt.Orig.LengthValue(rt.Length(int64(math.Round(v * scale))))
 }
 
-// What says what the route is, for people: "" for a tour.
-func (rt *Route) What() string {
-	switch {
-	case rt.Open:
-		return "an open path, ends free"
-	case rt.A >= 0:
-		return fmt.Sprintf("a path from %s to %s", rt.Orig.CityLabel(rt.A), rt.Orig.CityLabel(rt.B))
-	}
-	return ""
-}
-
 // Finish turns res, the engine's result on In, into the route's: its tour
 // the path, validated and its length recomputed (FinishPath), a note that
 // the length has no closing edge. A tour route returns res as it is.
