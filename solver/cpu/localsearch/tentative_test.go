@@ -72,4 +72,3 @@ func (s *Search) extend(t1, last int32, g2 int64, level int) bool {
 	}
 	return false
 }
-
