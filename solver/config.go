@@ -11,7 +11,7 @@ import (
 // struct C: how front ends show it (an Option: name, kind, default, range,
 // doc, tier) and the field of C its value is parsed into. Build one with
 // Int, Float, Choice, Enum, Bool, SharedInt, SharedFloat or Shared, then adjust it with
-// the chained methods (Default, Auto, UpTo, Doc, Experimental, ...).
+// the chained methods (Default, Auto, Doc, Experimental, ...).
 type Decl[C any] struct {
 	opt Option
 	set func(c *C, text string, v float64)
@@ -112,9 +112,6 @@ func (d Decl[C]) Default(text string) Decl[C] { d.opt.Default, d.opt.Auto = text
 // Auto returns d with a default computed per instance or device, how
 // saying how ("all cores"); the field is left zero for the engine to fill.
 func (d Decl[C]) Auto(how string) Decl[C] { d.opt.Default, d.opt.Auto = "", how; return d }
-
-// UpTo returns d with a lower upper bound.
-func (d Decl[C]) UpTo(hi float64) Decl[C] { d.opt.Max = hi; return d }
 
 // Open returns d with its lower and upper bounds exclusive where asked.
 func (d Decl[C]) Open(lo, hi bool) Decl[C] { d.opt.MinOpen, d.opt.MaxOpen = lo, hi; return d }

@@ -32,9 +32,6 @@ const (
 	EstimateMinN = problem.EstimateMinN
 )
 
-// ParseMetric is problem.ParseMetric.
-func ParseMetric(s string) (Metric, bool) { return problem.ParseMetric(s) }
-
 // NewCoordInstance is problem.NewCoordInstance.
 func NewCoordInstance(name string, m Metric, x, y, z []float64) *Instance {
 	return problem.NewCoordInstance(name, m, x, y, z)
@@ -59,9 +56,6 @@ func IdentityTour(n int) []int { return problem.IdentityTour(n) }
 
 // SameCycle is problem.SameCycle.
 func SameCycle(a, b []int) bool { return problem.SameCycle(a, b) }
-
-// FixedPartners is problem.FixedPartners.
-func FixedPartners(n int, edges [][2]int) []int32 { return problem.FixedPartners(n, edges) }
 
 // GroupDigits is problem.GroupDigits.
 func GroupDigits(s string) string { return problem.GroupDigits(s) }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 // fakeEngine is a registry entry for the tests: it returns its start tour.
@@ -122,7 +124,7 @@ func TestDistancesByMetric(t *testing.T) {
 			t.Errorf("%v: %d, want %d (symmetric)", c.m, got, c.want)
 		}
 	}
-	if m, ok := ParseMetric("CEIL_2D"); !ok || m != Ceil2D || m.String() != "CEIL_2D" {
+	if m, ok := problem.ParseMetric("CEIL_2D"); !ok || m != Ceil2D || m.String() != "CEIL_2D" {
 		t.Fatal("ParseMetric/String round trip")
 	}
 	mat := NewMatrixInstance("m", 2, []int32{0, 7, 7, 0})

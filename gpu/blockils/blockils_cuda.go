@@ -13,6 +13,7 @@ import (
 
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/problem"
 )
 
 func init() {
@@ -268,7 +269,7 @@ func fixedPartners(insts []biInst, cities int64) []int32 {
 	}
 	fx := make([]int32, 0, 2*cities)
 	for _, x := range insts {
-		part := solver.FixedPartners(x.in.N, x.in.FixedEdges)
+		part := problem.FixedPartners(x.in.N, x.in.FixedEdges)
 		if part == nil { // an instance of the set without fixed edges
 			part = slices.Repeat([]int32{-1}, 2*x.in.N)
 		}

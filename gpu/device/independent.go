@@ -33,24 +33,14 @@ func bestResult(res []solver.Result, errs []error, sel []DevSlot, p solver.Param
 	out.Settings.GPUs = GpusText(sel)
 	out.Device = fmt.Sprintf("%s; the best of %d independent searches, gpus %s (search %d's)", out.Device, len(sel), GpusText(sel), best)
 	g := out.Account.GPUPart()
-	g.Contexts, g.PerContext = len(sel)-countErrs(errs), 1
+	g.Contexts, g.PerContext = len(sel), 1
 	for i, err := range errs {
 		if err != nil {
+			g.Contexts--
 			out.Account.Warn(fmt.Sprintf("GPU %d.%d left out: %v", sel[i].ordinal, sel[i].slot, err))
 		}
 	}
 	return out, nil
-}
-
-// countErrs counts the errors of errs.
-func countErrs(errs []error) int {
-	k := 0
-	for _, err := range errs {
-		if err != nil {
-			k++
-		}
-	}
-	return k
 }
 
 // bestOf merges the snapshots of independent searches into one stream:

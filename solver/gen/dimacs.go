@@ -1,10 +1,8 @@
 package gen
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -271,20 +269,6 @@ var dimacsBest = map[string]struct {
 	"C31k.0": {59545390, false}, "C31k.1": {59293266, false},
 	"C100k.0": {104617752, false}, "C100k.1": {105390777, false},
 	"C316k.0": {186870839, false},
-}
-
-// DIMACSBest lists the challenge instances with a recorded best known
-// length, in name order.
-func DIMACSBest() []DIMACSInstance {
-	var out []DIMACSInstance
-	for name := range dimacsBest {
-		d, _ := ParseDIMACS(name)
-		out = append(out, d)
-	}
-	slices.SortFunc(out, func(a, b DIMACSInstance) int {
-		return cmp.Or(strings.Compare(a.Kind, b.Kind), cmp.Compare(a.N, b.N), cmp.Compare(a.Seed, b.Seed))
-	})
-	return out
 }
 
 // dimacs generates the challenge's instance of kind and attaches its

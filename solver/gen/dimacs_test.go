@@ -130,15 +130,6 @@ func TestParseDIMACS(t *testing.T) {
 			t.Errorf("%q parsed as %+v", bad, d)
 		}
 	}
-	best := gen.DIMACSBest()
-	if len(best) < 20 {
-		t.Fatalf("only %d best known lengths", len(best))
-	}
-	for _, d := range best {
-		if d.BestKnown <= 0 || d.N == 0 {
-			t.Errorf("%+v: no best known length", d)
-		}
-	}
 	for _, c := range []struct {
 		kind string
 		n    int

@@ -207,3 +207,17 @@ func BenchmarkGenerateUniform100k(b *testing.B) {
 		}
 	}
 }
+
+// TestDIMACSBestParse: every recorded best known length is of a challenge
+// instance that ParseDIMACS names, with that length.
+func TestDIMACSBestParse(t *testing.T) {
+	if len(dimacsBest) < 20 {
+		t.Fatalf("only %d best known lengths", len(dimacsBest))
+	}
+	for name, b := range dimacsBest {
+		d, ok := ParseDIMACS(name)
+		if !ok || d.N == 0 || d.BestKnown <= 0 || d.BestKnown != b.length {
+			t.Errorf("%s: %+v, %v", name, d, ok)
+		}
+	}
+}

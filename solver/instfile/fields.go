@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // separator is the byte a line's fields are split at: ';' when one
@@ -169,7 +171,7 @@ func headerColumns(fields [][]byte) (columns, error) {
 			c.latCol = 1
 		}
 	default:
-		return columns{}, fmt.Errorf("header %s: want columns x and y, or lat and lon (latitude, longitude), with an id or name column; others are ignored", quote(strings.Join(names, ",")))
+		return columns{}, fmt.Errorf("header %s: want columns x and y, or lat and lon (latitude, longitude), with an id or name column; others are ignored", tsplib.Quote(strings.Join(names, ",")))
 	}
 	c.id = indexAny(names, idColumns)
 	if c.id < 0 && c.coord[0] > 0 {

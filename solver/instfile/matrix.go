@@ -138,7 +138,7 @@ type matrixReader struct {
 }
 
 func (m *matrixReader) errf(line int, format string, args ...any) error {
-	return errorf(m.file, line, format, args...)
+	return tsplib.Errorf(m.file, line, format, args...)
 }
 
 // ParseMatrixCSV reads a cost matrix from r as an EXPLICIT instance: n
@@ -229,7 +229,7 @@ func (m *matrixReader) row(fields [][]byte) error {
 		v, err := strconv.ParseFloat(string(f), 64)
 		switch {
 		case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
-			return m.errf(line, "column %d: %s is not a number", j+1, quote(string(f)))
+			return m.errf(line, "column %d: %s is not a number", j+1, tsplib.Quote(string(f)))
 		case v < 0:
 			return m.errf(line, "column %d: cost %s is negative", j+1, string(f))
 		case v > math.MaxInt32:
@@ -252,7 +252,7 @@ func (m *matrixReader) checkNames() error {
 	}
 	for i, nm := range m.rowNames {
 		if nm != "" && nm != m.names[i] {
-			return m.errf(m.lines[i], "row %d is named %s but column %d %s", i+1, quote(nm), i+1, quote(m.names[i]))
+			return m.errf(m.lines[i], "row %d is named %s but column %d %s", i+1, tsplib.Quote(nm), i+1, tsplib.Quote(m.names[i]))
 		}
 	}
 	return nil

@@ -84,7 +84,7 @@ func isPointList(head []byte, path string) bool {
 			return false
 		case keyword && bytes.IndexByte(line, ',') < 0:
 			return false
-		case bytes.IndexAny(line, ",\t") >= 0:
+		case bytes.ContainsAny(line, ",\t"):
 			return true
 		}
 		break
@@ -110,7 +110,7 @@ type pointReader struct {
 
 // errf returns the *Error "FILE:LINE: problem".
 func (p *pointReader) errf(line int, format string, args ...any) error {
-	return errorf(p.file, line, format, args...)
+	return tsplib.Errorf(p.file, line, format, args...)
 }
 
 // nextLine returns the next line that is not blank or a comment, without
@@ -123,7 +123,7 @@ func (p *pointReader) nextLine() ([]byte, error) {
 			return nil, p.errf(p.line+1, "line longer than %d bytes", MaxPointLine)
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, p.errf(p.line+1, "%v", bareError(err))
+			return nil, p.errf(p.line+1, "%v", tsplib.BareError(err))
 		}
 		if len(b) == 0 && err != nil {
 			return nil, nil
@@ -273,17 +273,17 @@ func (p *pointReader) coord(f []byte, k int) (float64, error) {
 	}
 	v, err := strconv.ParseFloat(string(f), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, p.errf(p.line, "coordinate %s is not a number", quote(string(f)))
+		return 0, p.errf(p.line, "coordinate %s is not a number", tsplib.Quote(string(f)))
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > MaxPointCoord {
-		return 0, p.errf(p.line, "coordinate %s is not a finite number within ±%g", quote(string(f)), MaxPointCoord)
+		return 0, p.errf(p.line, "coordinate %s is not a finite number within ±%g", tsplib.Quote(string(f)), MaxPointCoord)
 	}
 	if p.cols.latLon {
 		if k == p.cols.latCol && math.Abs(v) > 90 {
-			return 0, p.errf(p.line, "latitude %s is outside -90..90", quote(string(f)))
+			return 0, p.errf(p.line, "latitude %s is outside -90..90", tsplib.Quote(string(f)))
 		}
 		if k != p.cols.latCol && math.Abs(v) > 360 {
-			return 0, p.errf(p.line, "longitude %s is outside -360..360", quote(string(f)))
+			return 0, p.errf(p.line, "longitude %s is outside -360..360", tsplib.Quote(string(f)))
 		}
 	}
 	return v, nil
@@ -293,7 +293,7 @@ func (p *pointReader) coord(f []byte, k int) (float64, error) {
 func (p *pointReader) checkIDs() error {
 	switch {
 	case p.labels != nil:
-		return checkDuplicates(p, p.labels, quote)
+		return checkDuplicates(p, p.labels, tsplib.Quote)
 	case p.ids != nil:
 		return checkDuplicates(p, p.ids, func(id int64) string { return strconv.FormatInt(id, 10) })
 	}

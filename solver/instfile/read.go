@@ -5,9 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"io/fs"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/tsplab/tsplab/solver/problem"
@@ -72,7 +70,7 @@ func sniff(f *tsplib.Input, path string) (*bufio.Reader, []byte, error) {
 		if gz := f.GzipError(); gz != nil {
 			return nil, nil, gz
 		}
-		return nil, nil, tsplib.FileError(path, bareError(err))
+		return nil, nil, tsplib.FileError(path, tsplib.BareError(err))
 	}
 	return br, head, nil
 }
@@ -206,27 +204,4 @@ func pointsHeader(r io.Reader, filename string) (tsplib.Header, error) {
 func BaseName(path string) string {
 	base := filepath.Base(tsplib.TrimGz(path))
 	return strings.TrimSuffix(base, filepath.Ext(base))
-}
-
-// errorf returns the *tsplib.Error "FILE:LINE: problem".
-func errorf(file string, line int, format string, args ...any) *tsplib.Error {
-	return tsplib.Errorf(file, line, format, args...)
-}
-
-// quote shows an input token in a message, shortened when long.
-func quote(s string) string {
-	if len(s) > 40 {
-		s = s[:40] + "..."
-	}
-	return strconv.Quote(s)
-}
-
-// bareError drops the operation and path of an *fs.PathError: the
-// *tsplib.Error around it names the file already.
-func bareError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -112,7 +112,7 @@ func TestGeoJSONAndGPX(t *testing.T) {
 		t.Fatalf("GPX is not XML: %v", err)
 	}
 	for name, data := range map[string][]byte{"t.geojson": gj.Bytes(), "t.gpx": gpx.Bytes()} {
-		got, err := ParseStartTour(bytes.NewReader(data), name, in)
+		got, _, err := ParseRoute(bytes.NewReader(data), name, in)
 		if err != nil || fmt.Sprint(got) != fmt.Sprint(tour) {
 			t.Errorf("%s read back: %v %v", name, got, err)
 		}
@@ -123,10 +123,10 @@ func TestGeoJSONAndGPX(t *testing.T) {
 	}
 }
 
-// FuzzParseStartTour reads hostile tour files of every format against a
+// FuzzParseRoute reads hostile tour files of every format against a
 // named lat,lon instance: a valid tour or a one-line *Error naming the
 // file, never a panic.
-func FuzzParseStartTour(f *testing.F) {
+func FuzzParseRoute(f *testing.F) {
 	in, err := ParsePoints(strings.NewReader("name,lat,lon\nA,1,2\nB,3,4\n\"C, D\",5,6\n"), "in.csv")
 	if err != nil {
 		f.Fatal(err)
@@ -140,7 +140,7 @@ func FuzzParseStartTour(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tour, err := ParseStartTour(bytes.NewReader(data), "t.txt", in)
+		tour, _, err := ParseRoute(bytes.NewReader(data), "t.txt", in)
 		if err != nil {
 			var e *tsplib.Error
 			if !errors.As(err, &e) || e.File != "t.txt" || strings.ContainsAny(err.Error(), "\r\n") {

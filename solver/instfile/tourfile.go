@@ -20,7 +20,7 @@ var idColumns = []string{"id", "city", "node", "name"}
 
 // ReadStartTour reads a tour of in from the file at path, for a run to
 // start from: a TSPLIB TOUR file, or a text or CSV of city ids in tour
-// order (see ParseStartTour), gzip-compressed or not. Problems are
+// order (see ParseRoute), gzip-compressed or not. Problems are
 // one-line *Errors naming the file and the line.
 func ReadStartTour(path string, in *problem.Instance) ([]int, error) {
 	t, _, err := ReadRoute(path, in)
@@ -34,7 +34,7 @@ func ReadStartTour(path string, in *problem.Instance) ([]int, error) {
 // report's route.
 func ReadRoute(path string, in *problem.Instance) (tour []int, isPath bool, err error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, false, errorf(path, 0, "is a folder, not a tour file")
+		return nil, false, tsplib.Errorf(path, 0, "is a folder, not a tour file")
 	}
 	f, err := tsplib.Open(path)
 	if err != nil {
@@ -48,7 +48,7 @@ func ReadRoute(path string, in *problem.Instance) (tour []int, isPath bool, err 
 	return t, isPath, nil
 }
 
-// ParseStartTour reads a tour of in from r: a TSPLIB TOUR file (told by a
+// ParseRoute reads a tour of in from r: a TSPLIB TOUR file (told by a
 // first line with a ':' or a TSPLIB keyword), or a text of city ids in
 // tour order, separated by commas, blanks or line ends, up to the end or
 // a -1. A first line that is not numbers is a header of column names;
@@ -58,14 +58,8 @@ func ReadRoute(path string, in *problem.Instance) (tour []int, isPath bool, err 
 // are the instance's own when its file gave ids (a point list's first
 // column, names included), else TSPLIB's 1..N. The tour must name each
 // city once and keep the instance's fixed edges; filename names r in
-// errors.
-func ParseStartTour(r io.Reader, filename string, in *problem.Instance) ([]int, error) {
-	t, _, err := ParseRoute(r, filename, in)
-	return t, err
-}
-
-// ParseRoute is ParseStartTour that also reports whether the file says
-// its cities are an open path (see ReadRoute).
+// errors. isPath reports whether the file says its cities are an open
+// path (see ReadRoute).
 func ParseRoute(r io.Reader, filename string, in *problem.Instance) (tour []int, isPath bool, err error) {
 	br := bufio.NewReaderSize(tsplib.LineEnds(r), readerSniffSize)
 	head, _ := br.Peek(readerSniffSize)
@@ -81,7 +75,7 @@ func ParseRoute(r io.Reader, filename string, in *problem.Instance) (tour []int,
 		return nil, false, err
 	}
 	if err := in.CheckFixedEdges(t); err != nil {
-		return nil, false, errorf(filename, 0, "%v", err)
+		return nil, false, tsplib.Errorf(filename, 0, "%v", err)
 	}
 	return t, isPath, nil
 }
@@ -122,7 +116,7 @@ type idTour struct {
 	keys   [][2]float64
 }
 
-// parseIDTour reads a text or CSV of city ids (see ParseStartTour).
+// parseIDTour reads a text or CSV of city ids (see ParseRoute).
 func parseIDTour(br *bufio.Reader, filename string, in *problem.Instance) ([]int, bool, error) {
 	lr := &lineReader{br: br, file: filename}
 	s := &idTour{file: filename, in: in, col: -1, first: make([]int32, in.N)}
@@ -156,7 +150,7 @@ func parseIDTour(br *bufio.Reader, filename string, in *problem.Instance) ([]int
 	if len(s.tour) < in.N {
 		for c, l := range s.first {
 			if l == 0 {
-				return nil, false, errorf(filename, max(lr.line, 1), "%d of the %d cities given: city %d (id %s) is missing", len(s.tour), in.N, c+1, s.show(c))
+				return nil, false, tsplib.Errorf(filename, max(lr.line, 1), "%d of the %d cities given: city %d (id %s) is missing", len(s.tour), in.N, c+1, s.show(c))
 			}
 		}
 	}
@@ -171,7 +165,7 @@ func (s *idTour) line(b []byte, header bool, line int) (done bool, err error) {
 	_, isName := s.named[string(fields[0])]
 	if c, ok := s.named[string(unquote(b))]; ok && s.width <= 1 {
 		// a whole line that names a city, blanks and commas included
-		return false, s.put(c, quote(string(unquote(b))), line)
+		return false, s.put(c, tsplib.Quote(string(unquote(b))), line)
 	}
 	if header && !tsplib.IsNumber(fields[0]) && !isName {
 		if c, err := headerColumns(fields); err == nil && c.id < 0 {
@@ -183,14 +177,14 @@ func (s *idTour) line(b []byte, header bool, line int) (done bool, err error) {
 	if s.coords != nil {
 		k, err := pointKey(fields, *s.coords)
 		if err != nil {
-			return false, errorf(s.file, line, "%v", err)
+			return false, tsplib.Errorf(s.file, line, "%v", err)
 		}
 		s.keys = append(s.keys, k)
 		return false, nil
 	}
 	if s.col >= 0 {
 		if s.col >= len(fields) {
-			return false, errorf(s.file, line, "%d fields, the header names the id in column %d", len(fields), s.col+1)
+			return false, tsplib.Errorf(s.file, line, "%d fields, the header names the id in column %d", len(fields), s.col+1)
 		}
 		fields = fields[s.col : s.col+1]
 	}
@@ -216,7 +210,7 @@ func headerIDColumn(fields [][]byte) int {
 func (s *idTour) show(c int) string {
 	switch {
 	case s.named != nil:
-		return quote(s.in.CityLabel(c))
+		return tsplib.Quote(s.in.CityLabel(c))
 	case s.city == nil:
 		return strconv.Itoa(c + 1)
 	}
@@ -229,23 +223,23 @@ func (s *idTour) add(fields [][]byte, line int) (done bool, err error) {
 		if s.named != nil && string(f) != "-1" {
 			c, ok := s.named[string(f)]
 			if !ok {
-				return false, errorf(s.file, line, "%s is not a city of %s (the names its file gives)", quote(string(f)), s.in.Name)
+				return false, tsplib.Errorf(s.file, line, "%s is not a city of %s (the names its file gives)", tsplib.Quote(string(f)), s.in.Name)
 			}
-			if err := s.put(c, quote(string(f)), line); err != nil {
+			if err := s.put(c, tsplib.Quote(string(f)), line); err != nil {
 				return false, err
 			}
 			continue
 		}
 		id, perr := strconv.ParseInt(string(f), 10, 64)
 		if perr != nil {
-			return false, errorf(s.file, line, "%s is not a city id (an integer)", quote(string(f)))
+			return false, tsplib.Errorf(s.file, line, "%s is not a city id (an integer)", tsplib.Quote(string(f)))
 		}
 		if id == -1 {
 			return true, nil
 		}
 		c, ok := s.cityOf(id)
 		if !ok {
-			return false, errorf(s.file, line, "id %d is not a city of %s%s", id, s.in.Name, s.idRange())
+			return false, tsplib.Errorf(s.file, line, "id %d is not a city of %s%s", id, s.in.Name, s.idRange())
 		}
 		if err := s.put(c, strconv.FormatInt(id, 10), line); err != nil {
 			return false, err
@@ -257,7 +251,7 @@ func (s *idTour) add(fields [][]byte, line int) (done bool, err error) {
 // put appends city c, given as what on line, unless it was given before.
 func (s *idTour) put(c int, what string, line int) error {
 	if l := s.first[c]; l != 0 {
-		return errorf(s.file, line, "city %s given twice (first on line %d)", what, l)
+		return tsplib.Errorf(s.file, line, "city %s given twice (first on line %d)", what, l)
 	}
 	s.first[c] = int32(max(1, min(line, 1<<31-1)))
 	s.tour = append(s.tour, c)
@@ -313,7 +307,7 @@ func (r *lineReader) next() ([]byte, error) {
 	for {
 		b, err := r.br.ReadBytes('\n')
 		if err != nil && err != io.EOF {
-			return nil, errorf(r.file, r.line+1, "%v", bareError(err))
+			return nil, tsplib.Errorf(r.file, r.line+1, "%v", tsplib.BareError(err))
 		}
 		if len(b) == 0 && err != nil {
 			return nil, nil

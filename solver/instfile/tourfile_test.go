@@ -50,7 +50,7 @@ func TestParseStartTourGood(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := ParseStartTour(strings.NewReader(c.data), "start.txt", c.in)
+			got, _, err := ParseRoute(strings.NewReader(c.data), "start.txt", c.in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestParseStartTourBad(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ParseStartTour(strings.NewReader(c.data), "start.txt", c.in)
+			_, _, err := ParseRoute(strings.NewReader(c.data), "start.txt", c.in)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -119,7 +119,7 @@ func TestReadStartTourOptimal(t *testing.T) {
 }
 
 // TestReadStartTourGzip reads start tours gzip-compressed, in each form
-// ParseStartTour takes; a corrupt stream is one line naming the file.
+// ParseRoute takes; a corrupt stream is one line naming the file.
 func TestReadStartTourGzip(t *testing.T) {
 	in := parseFive(t, fiveCities)
 	dir := t.TempDir()
@@ -159,7 +159,7 @@ func TestParseStartTourNames(t *testing.T) {
 	if err != nil || cityNames(in) == nil {
 		t.Skipf("this reader keeps no names of a point list's cities (%v)", err)
 	}
-	got, err := ParseStartTour(strings.NewReader("Lyon\nNice\nBrest\nParis\n"), "s.txt", in)
+	got, _, err := ParseRoute(strings.NewReader("Lyon\nNice\nBrest\nParis\n"), "s.txt", in)
 	if err != nil || !slices.Equal(got, []int{1, 2, 3, 0}) {
 		t.Fatalf("tour %v, %v", got, err)
 	}
@@ -169,18 +169,18 @@ func TestParseStartTourNames(t *testing.T) {
 		"Lyon\nNice\nParis\n":          `s.txt:3: 3 of the 4 cities given: city 4 (id "Brest") is missing`,
 		"id,x,y\nLyon,1,0\nNice,1,1\n": `s.txt:3: 2 of the 4 cities given: city 1 (id "Paris") is missing`,
 	} {
-		if _, err := ParseStartTour(strings.NewReader(data), "s.txt", in); err == nil || err.Error() != want {
+		if _, _, err := ParseRoute(strings.NewReader(data), "s.txt", in); err == nil || err.Error() != want {
 			t.Errorf("%q: error %v, want %s", data, err, want)
 		}
 	}
 }
 
 // A start tour given as a CSV of TSPLIB ids, and one that repeats a city.
-func ExampleParseStartTour() {
+func ExampleParseRoute() {
 	in, _ := tsplib.Parse(strings.NewReader(fiveCities), "five.tsp")
-	t, err := ParseStartTour(strings.NewReader("3,1,2,4,5\n"), "start.csv", in)
+	t, _, err := ParseRoute(strings.NewReader("3,1,2,4,5\n"), "start.csv", in)
 	fmt.Println(t, err)
-	_, err = ParseStartTour(strings.NewReader("3\n1\n3\n"), "bad.txt", in)
+	_, _, err = ParseRoute(strings.NewReader("3\n1\n3\n"), "bad.txt", in)
 	fmt.Println(err)
 	// Output:
 	// [2 0 1 3 4] <nil>

@@ -38,17 +38,17 @@ func structured(head []byte) byte {
 func parseStructuredTour(r io.Reader, filename string, in *problem.Instance, kind byte) ([]int, bool, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxTourJSON+1))
 	if err != nil {
-		return nil, false, errorf(filename, 0, "%v", bareError(err))
+		return nil, false, tsplib.Errorf(filename, 0, "%v", tsplib.BareError(err))
 	}
 	if len(data) > maxTourJSON {
-		return nil, false, errorf(filename, 0, "larger than %d bytes", maxTourJSON)
+		return nil, false, tsplib.Errorf(filename, 0, "larger than %d bytes", maxTourJSON)
 	}
 	if kind == '<' {
 		return parseGPXTour(data, filename, in)
 	}
 	var doc tourJSON
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, false, errorf(filename, jsonLine(data, err), "not a JSON report or GeoJSON: %v", err)
+		return nil, false, tsplib.Errorf(filename, jsonLine(data, err), "not a JSON report or GeoJSON: %v", err)
 	}
 	switch {
 	case doc.Tour != nil:
@@ -60,11 +60,11 @@ func parseStructuredTour(r io.Reader, filename string, in *problem.Instance, kin
 				return geoTour(f, filename, in)
 			}
 		}
-		return nil, false, errorf(filename, 0, "a FeatureCollection without a LineString: no tour")
+		return nil, false, tsplib.Errorf(filename, 0, "a FeatureCollection without a LineString: no tour")
 	case doc.Type == "Feature" && doc.Geometry != nil && doc.Geometry.Type == "LineString":
 		return geoTour(geoFeature{Geometry: doc.Geometry, Properties: doc.Properties}, filename, in)
 	}
-	return nil, false, errorf(filename, 0, "JSON without a tour: want a run report (tsp solve --json) or a GeoJSON LineString")
+	return nil, false, tsplib.Errorf(filename, 0, "JSON without a tour: want a run report (tsp solve --json) or a GeoJSON LineString")
 }
 
 // jsonLine is the line of data where a JSON syntax error lies (0 when
@@ -122,7 +122,7 @@ func reportTour(tour []int64, filename string, in *problem.Instance) ([]int, err
 	cities := make([]int, len(tour))
 	for k, v := range tour {
 		if v < 1 || v > int64(in.N) {
-			return nil, errorf(filename, 0, "tour entry %d is %d: the report's tour numbers the cities 1..%d", k+1, v, in.N)
+			return nil, tsplib.Errorf(filename, 0, "tour entry %d is %d: the report's tour numbers the cities 1..%d", k+1, v, in.N)
 		}
 		cities[k] = int(v - 1)
 	}
@@ -192,7 +192,7 @@ func gpxCities(data []byte, filename string, in *problem.Instance) ([]int, strin
 		if errors.As(err, &se) {
 			line = se.Line
 		}
-		return nil, "", errorf(filename, line, "not GPX: %v", err)
+		return nil, "", tsplib.Errorf(filename, line, "not GPX: %v", err)
 	}
 	var pts []gpxPoint
 	desc := ""
@@ -205,7 +205,7 @@ func gpxCities(data []byte, filename string, in *problem.Instance) ([]int, strin
 		}
 	}
 	if len(pts) == 0 {
-		return nil, "", errorf(filename, 0, "GPX without a route or track: no tour")
+		return nil, "", tsplib.Errorf(filename, 0, "GPX without a route or track: no tour")
 	}
 	labels := make([]string, len(pts))
 	keys := make([][2]float64, len(pts))
@@ -239,7 +239,7 @@ func labelledTour(labels []string, filename string, in *problem.Instance) ([]int
 	for k, l := range labels {
 		c, ok := city[l]
 		if !ok {
-			return nil, errorf(filename, 0, "%s is not a city of %s (entry %d)", quote(l), in.Name, k+1)
+			return nil, tsplib.Errorf(filename, 0, "%s is not a city of %s (entry %d)", tsplib.Quote(l), in.Name, k+1)
 		}
 		cities[k] = c
 	}
@@ -255,13 +255,13 @@ func coordTour(keys [][2]float64, filename string, in *problem.Instance) ([]int,
 	}
 	at, err := citiesAt(in)
 	if err != nil {
-		return nil, errorf(filename, 0, "%v", err)
+		return nil, tsplib.Errorf(filename, 0, "%v", err)
 	}
 	cities := make([]int, len(keys))
 	for k, p := range keys {
 		cs := at[p]
 		if len(cs) == 0 {
-			return nil, errorf(filename, 0, "point %d (%s, %s) is not a city of %s", k+1, fmtCost(p[0]), fmtCost(p[1]), in.Name)
+			return nil, tsplib.Errorf(filename, 0, "point %d (%s, %s) is not a city of %s", k+1, fmtCost(p[0]), fmtCost(p[1]), in.Name)
 		}
 		cities[k], at[p] = cs[0], cs[1:]
 	}
@@ -291,14 +291,14 @@ func wholeTour(cities []int, filename string, in *problem.Instance) ([]int, erro
 	seen := make([]bool, in.N)
 	for k, c := range cities {
 		if seen[c] {
-			return nil, errorf(filename, 0, "city %s given twice (entry %d)", quote(in.CityLabel(c)), k+1)
+			return nil, tsplib.Errorf(filename, 0, "city %s given twice (entry %d)", tsplib.Quote(in.CityLabel(c)), k+1)
 		}
 		seen[c] = true
 	}
 	if len(cities) != in.N {
 		for c, ok := range seen {
 			if !ok {
-				return nil, errorf(filename, 0, "%d of the %d cities given: city %s is missing", len(cities), in.N, quote(in.CityLabel(c)))
+				return nil, tsplib.Errorf(filename, 0, "%d of the %d cities given: city %s is missing", len(cities), in.N, tsplib.Quote(in.CityLabel(c)))
 			}
 		}
 	}
@@ -315,7 +315,7 @@ func pointKey(fields [][]byte, c columns) ([2]float64, error) {
 		}
 		f, err := strconv.ParseFloat(string(fields[col]), 64)
 		if err != nil {
-			return v, fmt.Errorf("coordinate %s is not a number", quote(string(fields[col])))
+			return v, fmt.Errorf("coordinate %s is not a number", tsplib.Quote(string(fields[col])))
 		}
 		v[k] = f
 	}

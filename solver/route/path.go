@@ -36,12 +36,10 @@ func OpenInstance(in *solver.Instance) (*solver.Instance, error) {
 			w[i*m+j], w[j*m+i] = int32(d), int32(d)
 		}
 	}
-	out := &solver.Instance{Name: in.Name, Comment: in.Comment, Path: in.Path, N: m, Metric: solver.Explicit, Matrix: w, ScaleExp: in.ScaleExp}
+	out := &solver.Instance{Name: in.Name, Comment: in.Comment, Path: in.Path, N: m, Metric: solver.Explicit, Matrix: w, ScaleExp: in.ScaleExp,
+		FixedEdges: slices.Clone(in.FixedEdges)}
 	if in.HasCoords() {
 		out.X, out.Y = centroidAppended(in.X), centroidAppended(in.Y)
-	}
-	for _, e := range in.FixedEdges {
-		out.FixedEdges = append(out.FixedEdges, e)
 	}
 	return out, nil
 }
@@ -280,17 +278,6 @@ func (rt *Route) pathValue(v float64) float64 {
 	}
 	scale := math.Pow10(rt.Orig.ScaleExp)
 	return rt.Orig.LengthValue(rt.Length(int64(math.Round(v * scale))))
-}
-
-// What says what the route is, for people: "" for a tour.
-func (rt *Route) What() string {
-	switch {
-	case rt.Open:
-		return "an open path, ends free"
-	case rt.A >= 0:
-		return fmt.Sprintf("a path from %s to %s", rt.Orig.CityLabel(rt.A), rt.Orig.CityLabel(rt.B))
-	}
-	return ""
 }
 
 // Finish turns res, the engine's result on In, into the route's: its tour

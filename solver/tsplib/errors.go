@@ -53,8 +53,8 @@ func oneLine(s string) string {
 	return string(b)
 }
 
-// quote shows an input token in a message, shortened when long.
-func quote(s string) string {
+// Quote shows an input token in a message, shortened when long.
+func Quote(s string) string {
 	if len(s) > 40 {
 		s = s[:40] + "..."
 	}
@@ -71,9 +71,9 @@ func FileError(path string, err error) *Error {
 	return &Error{File: path, Msg: oneLine(err.Error())}
 }
 
-// bareError drops the operation and path of an *fs.PathError: the *Error
+// BareError drops the operation and path of an *fs.PathError: the *Error
 // around it names the file already.
-func bareError(err error) error {
+func BareError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err

@@ -99,9 +99,6 @@ func (in *Input) Close() error {
 	return in.c.Close()
 }
 
-// Compressed reports whether the file is gzip data.
-func (in *Input) Compressed() bool { return in.gz != nil }
-
 // Err returns the gzip stream's failure so far in place of err when there
 // was one, since a parser's message about where the data stopped would
 // hide that the file is corrupt; else err.
@@ -189,7 +186,7 @@ func gzipError(file string, err error) *Error {
 	case errors.As(err, &corrupt):
 		msg = fmt.Sprintf("invalid data at compressed byte %d", int64(corrupt))
 	default:
-		return FileError(file, bareError(err))
+		return FileError(file, BareError(err))
 	}
 	return &Error{File: file, Msg: "corrupt gzip stream: " + msg}
 }

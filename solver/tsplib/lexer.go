@@ -158,7 +158,7 @@ scan:
 			}
 			if len(lx.buf)+i >= MaxTokenLength {
 				lx.buf = append(lx.buf, b[:i]...)
-				return line, false, Errorf(lx.file, line, "token too long (more than %d bytes): %s", MaxTokenLength, quote(string(lx.buf)))
+				return line, false, Errorf(lx.file, line, "token too long (more than %d bytes): %s", MaxTokenLength, Quote(string(lx.buf)))
 			}
 			i++
 		}
@@ -166,7 +166,7 @@ scan:
 		lx.r.Discard(len(b))
 	}
 	if lx.err != nil {
-		return line, false, Errorf(lx.file, line, "read error: %v", bareError(lx.err))
+		return line, false, Errorf(lx.file, line, "read error: %v", BareError(lx.err))
 	}
 	if len(lx.buf) == 0 {
 		return lx.eofLine(), true, nil
@@ -222,7 +222,7 @@ scan:
 		lx.r.Discard(i)
 	}
 	if lx.err != nil {
-		return "", Errorf(lx.file, line, "read error: %v", bareError(lx.err))
+		return "", Errorf(lx.file, line, "read error: %v", BareError(lx.err))
 	}
 	for _, c := range lx.buf {
 		if !isSpace(c) {

@@ -95,13 +95,13 @@ func (tab *csvTable) setHeader(path string, line int, rec []string) error {
 	for i, h := range rec {
 		h = strings.ToLower(strings.TrimSpace(h))
 		if _, dup := tab.col[h]; dup && h != "" {
-			return &Error{File: path, Line: line, Msg: "column " + quote(h) + " given twice in the header"}
+			return &Error{File: path, Line: line, Msg: "column " + Quote(h) + " given twice in the header"}
 		}
 		tab.col[h] = i
 	}
 	for _, need := range []string{"name", "optimum"} {
 		if _, ok := tab.col[need]; !ok {
-			return &Error{File: path, Line: line, Msg: "header has no " + quote(need) + " column (want a header row naming name and optimum)"}
+			return &Error{File: path, Line: line, Msg: "header has no " + Quote(need) + " column (want a header row naming name and optimum)"}
 		}
 	}
 	return nil
@@ -143,7 +143,7 @@ func ReadOptima(path string) (map[string]int64, error) {
 		}
 		opt, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || opt < 0 {
-			return nil, &Error{File: path, Line: tab.lines[i], Msg: "optimum " + quote(v) + " of " + quote(name) + " is not a non-negative integer"}
+			return nil, &Error{File: path, Line: tab.lines[i], Msg: "optimum " + Quote(v) + " of " + Quote(name) + " is not a non-negative integer"}
 		}
 		out[name] = opt
 	}

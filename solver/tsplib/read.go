@@ -161,7 +161,7 @@ func (p *parser) parse() error {
 			return p.errf(t.line, "%s", binaryWord(t.text, t.line))
 		}
 		if IsNumber(t.text) {
-			return p.errf(t.line, "unexpected data %s where a keyword should be (more data than DIMENSION declares?)", quote(t.text))
+			return p.errf(t.line, "unexpected data %s where a keyword should be (more data than DIMENSION declares?)", Quote(t.text))
 		}
 		rest, err := p.lx.restOfLine()
 		if err != nil {
@@ -171,7 +171,7 @@ func (p *parser) parse() error {
 		colon := strings.HasPrefix(val, ":")
 		val = strings.TrimSpace(strings.TrimPrefix(val, ":"))
 		if !colon && !knownKeys[key] {
-			return p.errf(t.line, "unknown keyword %s", quote(t.text))
+			return p.errf(t.line, "unknown keyword %s", Quote(t.text))
 		}
 		if err := p.header(key, val, t.line); err != nil {
 			return err
@@ -194,7 +194,7 @@ func found(w []byte, eof bool) string {
 	if eof {
 		return "end of file"
 	}
-	return quote(string(w))
+	return Quote(string(w))
 }
 
 func firstField(s string) string {
@@ -211,7 +211,7 @@ func (p *parser) oneOf(key, val string, line int, allowed ...string) (string, er
 	if slices.Contains(allowed, t) {
 		return t, nil
 	}
-	return "", p.errf(line, "unknown %s %s (want %s or %s)", key, quote(val), strings.Join(allowed[:len(allowed)-1], ", "), allowed[len(allowed)-1])
+	return "", p.errf(line, "unknown %s %s (want %s or %s)", key, Quote(val), strings.Join(allowed[:len(allowed)-1], ", "), allowed[len(allowed)-1])
 }
 
 // header applies one "KEY : value" line of the specification part.
@@ -251,7 +251,7 @@ func (p *parser) header(key, val string, line int) error {
 		// Other KEY : value lines carry nothing the distances depend on;
 		// later TSPLIB dialects add such keys, so they are ignored.
 		if !isKeyword(key) {
-			return p.errf(line, "unknown keyword %s", quote(key))
+			return p.errf(line, "unknown keyword %s", Quote(key))
 		}
 	}
 	return nil
@@ -281,7 +281,7 @@ func (p *parser) typeHeader(val string, line int) error {
 	if what, ok := unsupportedTypes[t]; ok {
 		return p.errf(line, "TYPE %s (%s) is not supported: only TYPE TSP (symmetric) is", t, what)
 	}
-	return p.errf(line, "unknown TYPE %s (want TSP)", quote(val))
+	return p.errf(line, "unknown TYPE %s (want TSP)", Quote(val))
 }
 
 // dimensionHeader applies a DIMENSION line, checking it is an integer in
@@ -290,9 +290,9 @@ func (p *parser) dimensionHeader(val string, line int) error {
 	n, err := strconv.ParseInt(val, 10, 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return p.errf(line, "DIMENSION %s is too large (max %d)", quote(val), MaxDimension)
+			return p.errf(line, "DIMENSION %s is too large (max %d)", Quote(val), MaxDimension)
 		}
-		return p.errf(line, "DIMENSION %s is not an integer", quote(val))
+		return p.errf(line, "DIMENSION %s is not an integer", Quote(val))
 	}
 	if n < 1 {
 		return p.errf(line, "DIMENSION %d must be at least 1", n)
@@ -313,7 +313,7 @@ func (p *parser) edgeWeightTypeHeader(val string, line int) error {
 		if unsupportedMetrics[t] {
 			return p.errf(line, "EDGE_WEIGHT_TYPE %s is not supported (supported: EXPLICIT, EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D, MAN_3D, MAX_3D)", t)
 		}
-		return p.errf(line, "unknown EDGE_WEIGHT_TYPE %s", quote(val))
+		return p.errf(line, "unknown EDGE_WEIGHT_TYPE %s", Quote(val))
 	}
 	p.metric, p.haveMetric = m, true
 	return nil
@@ -328,7 +328,7 @@ func (p *parser) edgeWeightFormatHeader(val string, line int) error {
 	case f == "EDGE_LIST" || f == "ADJ_LIST":
 		return p.errf(line, "EDGE_WEIGHT_FORMAT %s is not supported (it is an EDGE_DATA_FORMAT for HCP files)", f)
 	default:
-		return p.errf(line, "unknown EDGE_WEIGHT_FORMAT %s", quote(val))
+		return p.errf(line, "unknown EDGE_WEIGHT_FORMAT %s", Quote(val))
 	}
 	p.ewf, p.ewfLine = f, line
 	return nil
@@ -411,7 +411,7 @@ func (p *parser) section(key string, line int) error {
 	case "TOUR_SECTION":
 		return p.errf(line, "TOUR_SECTION in an instance file is not supported: read tours with ReadTour")
 	default:
-		return p.errf(line, "unknown section %s", quote(key))
+		return p.errf(line, "unknown section %s", Quote(key))
 	}
 	return nil
 }
@@ -466,7 +466,7 @@ func (p *parser) coordID(section string, count int) (int64, int, error) {
 	}
 	id, err := strconv.ParseInt(string(w), 10, 64)
 	if err != nil {
-		return 0, 0, p.errf(line, "%s: node id %s is not an integer", section, quote(string(w)))
+		return 0, 0, p.errf(line, "%s: node id %s is not an integer", section, Quote(string(w)))
 	}
 	if id < 1 || id > int64(n) {
 		return 0, 0, p.errf(line, "%s: node id %d out of range 1..%d", section, id, n)
@@ -487,13 +487,13 @@ func (p *parser) coordValues(section string, d int, id int64, line int, cols [][
 		}
 		v, err := strconv.ParseFloat(string(c), 64)
 		if err != nil {
-			return p.errf(cline, "%s: node %d: coordinate %s is not a number", section, id, quote(string(c)))
+			return p.errf(cline, "%s: node %d: coordinate %s is not a number", section, id, Quote(string(c)))
 		}
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return p.errf(cline, "%s: node %d: coordinate %s is not a finite number", section, id, quote(string(c)))
+			return p.errf(cline, "%s: node %d: coordinate %s is not a finite number", section, id, Quote(string(c)))
 		}
 		if math.Abs(v) > MaxCoord {
-			return p.errf(cline, "%s: node %d: coordinate %s is out of range (|c| <= %d)", section, id, quote(string(c)), MaxCoord)
+			return p.errf(cline, "%s: node %d: coordinate %s is out of range (|c| <= %d)", section, id, Quote(string(c)), MaxCoord)
 		}
 		cols[k] = append(cols[k], v)
 	}
@@ -502,7 +502,7 @@ func (p *parser) coordValues(section string, d int, id int64, line int, cols [][
 		if err != nil {
 			return err
 		}
-		return p.errf(line, "%s: node %d has extra field %s (want id and %d coordinates)", section, id, quote(extra.text), d)
+		return p.errf(line, "%s: node %d has extra field %s (want id and %d coordinates)", section, id, Quote(extra.text), d)
 	}
 	return nil
 }
@@ -576,7 +576,7 @@ func (p *parser) edgeWeights(line int) error {
 		}
 		w, err := parseWeight(word)
 		if err != nil {
-			return p.errf(line, "EDGE_WEIGHT_SECTION: weight %s %v", quote(string(word)), err)
+			return p.errf(line, "EDGE_WEIGHT_SECTION: weight %s %v", Quote(string(word)), err)
 		}
 		k := len(p.weights)
 		if full {
@@ -635,7 +635,7 @@ func (p *parser) fixedEdges(line int) error {
 		p.lx.next()
 		a, err := strconv.ParseInt(t.text, 10, 64)
 		if err != nil {
-			return p.errf(t.line, "FIXED_EDGES_SECTION: node id %s is not an integer", quote(t.text))
+			return p.errf(t.line, "FIXED_EDGES_SECTION: node id %s is not an integer", Quote(t.text))
 		}
 		if a == -1 {
 			return nil
@@ -649,7 +649,7 @@ func (p *parser) fixedEdges(line int) error {
 		}
 		b, err := strconv.ParseInt(u.text, 10, 64)
 		if err != nil {
-			return p.errf(u.line, "FIXED_EDGES_SECTION: node id %s is not an integer", quote(u.text))
+			return p.errf(u.line, "FIXED_EDGES_SECTION: node id %s is not an integer", Quote(u.text))
 		}
 		for _, v := range [2]struct {
 			id   int64

@@ -47,7 +47,7 @@ func (p *parser) coordsParallel(d int) ([][]float64, bool, error) {
 	limit := int64(p.dim)*maxRecordBytes + 64<<10
 	data, err := io.ReadAll(io.LimitReader(rest, limit))
 	if err != nil {
-		return nil, false, Errorf(lx.file, lx.line, "read error: %v", bareError(err))
+		return nil, false, Errorf(lx.file, lx.line, "read error: %v", BareError(err))
 	}
 	whole := data
 	if int64(len(data)) == limit {

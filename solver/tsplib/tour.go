@@ -81,13 +81,13 @@ func ParseRoute(r io.Reader, filename string, n int) (tour []int, path bool, err
 			return tour, path && err == nil, err
 		}
 		if strings.HasSuffix(key, "_SECTION") {
-			return nil, false, Errorf(filename, t.line, "%s in a tour file is not supported", quote(t.text))
+			return nil, false, Errorf(filename, t.line, "%s in a tour file is not supported", Quote(t.text))
 		}
 		if looksBinary(t.text) {
 			return nil, false, Errorf(filename, t.line, "%s", binaryWord(t.text, t.line))
 		}
 		if key == ":" || IsNumber(key) || !isKeyword(key) {
-			return nil, false, Errorf(filename, t.line, "unexpected %s where a keyword should be", quote(t.text))
+			return nil, false, Errorf(filename, t.line, "unexpected %s where a keyword should be", Quote(t.text))
 		}
 		if key == "EOF" {
 			return nil, false, Errorf(filename, t.line, "missing TOUR_SECTION")
@@ -111,7 +111,7 @@ func tourKeyword(lx *lexer, filename string, line int, text, key string, n int, 
 	}
 	rest = strings.TrimSpace(rest)
 	if !strings.HasPrefix(rest, ":") && !knownKeys[key] {
-		return "", Errorf(filename, line, "unexpected %s where a keyword should be", quote(text))
+		return "", Errorf(filename, line, "unexpected %s where a keyword should be", Quote(text))
 	}
 	val := strings.TrimSpace(strings.TrimPrefix(rest, ":"))
 	if key != "COMMENT" {
@@ -123,12 +123,12 @@ func tourKeyword(lx *lexer, filename string, line int, text, key string, n int, 
 	switch key {
 	case "TYPE":
 		if ty := strings.ToUpper(firstField(val)); ty != "TOUR" {
-			return "", Errorf(filename, line, "TYPE %s is not a tour (want TYPE TOUR)", quote(val))
+			return "", Errorf(filename, line, "TYPE %s is not a tour (want TYPE TOUR)", Quote(val))
 		}
 	case "DIMENSION":
 		d, err := strconv.ParseInt(val, 10, 64)
 		if err != nil || d < 1 || d > MaxDimension {
-			return "", Errorf(filename, line, "DIMENSION %s is not an integer in 1..%d", quote(val), MaxDimension)
+			return "", Errorf(filename, line, "DIMENSION %s is not an integer in 1..%d", Quote(val), MaxDimension)
 		}
 		if n > 0 && int(d) != n {
 			return "", Errorf(filename, line, "tour DIMENSION %d does not match the instance's %d cities", d, n)
@@ -157,7 +157,7 @@ func tourSection(lx *lexer, file string, n int) ([]int, error) {
 		last = t.line
 		id, err := strconv.ParseInt(t.text, 10, 64)
 		if err != nil {
-			return nil, Errorf(file, t.line, "TOUR_SECTION: node id %s is not an integer", quote(t.text))
+			return nil, Errorf(file, t.line, "TOUR_SECTION: node id %s is not an integer", Quote(t.text))
 		}
 		if id == -1 {
 			break

@@ -844,7 +844,7 @@ func (r *ilsRun) work(wk, n int, first bool) {
 		}
 	}
 	for k := 0; k < n; k++ {
-		if (s.Evaluated()-last >= checkEvery || k%kicksPerCheck == 0) && check() {
+		if (s.Evaluated()-last >= runctl.CheckEvery || k%kicksPerCheck == 0) && check() {
 			return
 		}
 		if r.epochOver() {

@@ -158,9 +158,6 @@ type MoveSet struct {
 	// Bridge, with FiveOpt, tries the non-sequential bridge move
 	// (bridge.go) where the 5-opt move finds nothing
 	Bridge bool
-	// Tentative makes the chain apply each step and undo it (the
-	// reference close3optVirtual and extendVirtual are tested against)
-	Tentative bool
 }
 
 // SetMoves gives s the move set m: it picks the move functions once, so
@@ -168,13 +165,9 @@ type MoveSet struct {
 func (s *Search) SetMoves(m MoveSet) {
 	s.depth = min(max(m.Depth, 1), MaxDepth)
 	s.rkbi, s.k5 = m.RKBI, m.FiveOpt
-	switch {
-	case m.Tentative:
-		s.close3 = (*Search).closeTentative
-	case s.depth <= 1:
+	s.close3 = (*Search).closeDeepVirtual
+	if s.depth <= 1 {
 		s.close3 = (*Search).close3optVirtual
-	default:
-		s.close3 = (*Search).closeDeepVirtual
 	}
 	hasDeep := true
 	switch {
@@ -826,9 +819,8 @@ func (s *Search) applyOr3(after bool, t [6]int32, gain int64) {
 // (t2,t3),(t4,t1), for further 2-opt steps that break (t4,t1) again with
 // a positive total gain; g2 is the gain before (t4,t1) is added.
 // close3optVirtual (depth 1) and closeDeepVirtual (deeper) read the steps
-// off a virtual tour and apply a chain only when it closes with a gain;
-// closeTentative applies every step and undoes the failed ones (extend),
-// the reference the virtual versions are tested against.
+// off a virtual tour and apply a chain only when it closes with a gain
+// (the tests hold them against a reference that applies every step).
 
 // closeDeepVirtual is the close3 function at depth 2 and more.
 func (s *Search) closeDeepVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
@@ -840,25 +832,6 @@ func (s *Search) closeDeepVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
 	}
 	s.pushChain(t1, t2, t3, t4)
 	return true
-}
-
-// closeTentative is the reference close3 function.
-func (s *Search) closeTentative(t1, t2, t3, t4 int32, g2 int64) bool {
-	j0 := len(s.journal)
-	rec := s.record
-	s.record = true
-	s.move2(t2, t1, t3, t4)
-	ok := s.extend(t1, t4, g2, 0)
-	if !ok {
-		s.undoTo(j0)
-	} else if !rec {
-		s.journal = s.journal[:j0]
-	}
-	s.record = rec
-	if ok {
-		s.pushChain(t1, t2, t3, t4)
-	}
-	return ok
 }
 
 // pushChain queues the cities of an applied chain: t1..t4 of its first
@@ -943,54 +916,6 @@ var extendBreadth = [MaxDepth]int{breadth3, 3, 2}
 // MaxDepth bounds the steps after the first of a sequential move: up to
 // a 5-opt move.
 const MaxDepth = 3
-
-// extend looks for a 2-opt step that breaks the tentative edge (last, t1)
-// and closes the tour with a positive total gain, given g2, the gain of
-// the chain before (last, t1) was added. A step that does not close with
-// a gain is applied tentatively and extended again, up to s.depth steps
-// (a move of up to s.depth+2 exchanged edges). On success the steps stay
-// applied, the length is updated and the steps' cities are in
-// s.chain[:s.chainLen].
-func (s *Search) extend(t1, last int32, g2 int64, level int) bool {
-	d := s.d
-	tried := 0
-	breadth := extendBreadth[min(level, len(extendBreadth)-1)]
-	for i, t5 := range s.nb[int(last)*s.k : int(last)*s.k+s.k] {
-		g := g2 - s.nbDist(last, i, t5)
-		if g <= 0 || tried >= breadth {
-			break
-		}
-		if t5 == t1 || t5 == s.succ(last) || t5 == s.pred(last) {
-			continue
-		}
-		t6 := s.succ(t5)
-		if s.succ(t1) == last {
-			t6 = s.pred(t5)
-		}
-		if t6 == t1 || s.isFixed(t5, t6) {
-			continue
-		}
-		tried++
-		s.moves++
-		d56 := d.At(t5, t6)
-		s.chain[2*level], s.chain[2*level+1] = t5, t6
-		if gain := g + d56 - d.At(t6, t1); gain > 0 {
-			s.move2(last, t1, t5, t6)
-			s.length -= gain
-			s.chainLen = 2*level + 2
-			return true
-		}
-		if level+1 < s.depth {
-			mark := len(s.journal)
-			s.move2(last, t1, t5, t6)
-			if s.extend(t1, t6, g+d56, level+1) {
-				return true
-			}
-			s.undoTo(mark)
-		}
-	}
-	return false
-}
 
 // undoTo reverts the journal's reversals after entry mark.
 func (s *Search) undoTo(mark int) {

@@ -233,7 +233,10 @@ func TestClose3optVirtual(t *testing.T) {
 		a, in := newTestLS(t, n, uint64(n)+11)
 		b, _ := newTestLS(t, n, uint64(n)+11)
 		for i, s := range []*Search{a, b} {
-			s.SetMoves(MoveSet{OrOpt: true, ThreeOpt: true, Tentative: i == 1})
+			s.SetMoves(MoveSet{OrOpt: true, ThreeOpt: true})
+			if i == 1 {
+				setTentative(s)
+			}
 			s.record = true
 			s.PushAll()
 			s.Optimize(func() bool { return false })
@@ -279,7 +282,10 @@ func TestExtendVirtual(t *testing.T) {
 				b.SetFixed(edges)
 			}
 			for i, s := range []*Search{a, b} {
-				s.SetMoves(MoveSet{OrOpt: true, ThreeOpt: true, Or3: true, Depth: depth, Tentative: i == 1})
+				s.SetMoves(MoveSet{OrOpt: true, ThreeOpt: true, Or3: true, Depth: depth})
+				if i == 1 {
+					setTentative(s)
+				}
 				s.record = true
 				s.PushAll()
 				s.Optimize(func() bool { return false })

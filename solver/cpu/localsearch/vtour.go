@@ -155,10 +155,14 @@ func (v *vtour) move2(a, b, c, dd int32) {
 	}
 }
 
-// extendVirtual is extend on the virtual tour v: it finds the same chain
-// (the same candidates in the same order) without applying a step that
-// does not close. On success it applies the first step (t2,t1,t3,t4) and
-// the chain for real and updates the length.
+// extendVirtual looks for further 2-opt steps that break the tentative
+// edge (last, t1) and close the tour with a positive total gain, given
+// g2, the gain of the chain before (last, t1) was added, up to s.depth
+// steps, each further step following fewer candidates (extendBreadth).
+// It reads the steps off the virtual tour v, applying none that does not
+// close (the tests hold it against a reference that applies every
+// step). On success it applies the first step (t2,t1,t3,t4) and the
+// chain for real and updates the length.
 func (s *Search) extendVirtual(v *vtour, t1, t2, t3, t4, last int32, g2 int64, level int) bool {
 	d := s.d
 	tried := 0

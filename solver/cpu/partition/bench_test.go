@@ -6,6 +6,7 @@ import (
 
 	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 	"github.com/tsplab/tsplab/solver/enginetest"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
@@ -23,7 +24,7 @@ func benchPartSegment(b *testing.B, cached bool) {
 	sg := pr.segs[0]
 	s := pr.load(0, sg)
 	o := pr.env.Opts
-	s.SetMoves(moveSet{OrOpt: o.OrOpt, ThreeOpt: o.ThreeOpt, Depth: o.Depth, Or3: o.Or3, RKBI: o.RKBI})
+	s.SetMoves(localsearch.MoveSet{OrOpt: o.OrOpt, ThreeOpt: o.ThreeOpt, Depth: o.Depth, Or3: o.Or3, RKBI: o.RKBI})
 	s.SetRand(newRNG(1, 0))
 	s.SetFixed(sg.edges)
 	if !cached {

@@ -2,6 +2,7 @@ package partition
 
 import (
 	"github.com/tsplab/tsplab/internal/runctl"
+	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -170,7 +171,7 @@ func (cs *clusterSub) prepare(pr *partRun) {
 	sub := in.WithCoords(in.Name, x, y, nil)
 	cs.d = tour.LazyDist(sub)
 	cs.nb = neighbor.Quadrant(sub, min(clusterK, m-1))
-	cs.nbd = nbDists(cs.d, cs.nb.List, m, cs.nb.K, nil)
+	cs.nbd = localsearch.NeighborDists(cs.d, cs.nb.List, m, cs.nb.K, nil)
 }
 
 // clusterPass runs the cluster pass, one search per worker from the
@@ -217,7 +218,7 @@ func ident(m int) []int32 {
 func (pr *partRun) searchContracted(cs *clusterSub, wk int) *ls {
 	r, c := pr.env, pr.env.Control
 	m := len(cs.of)
-	s := newLS(cs.d, cs.nb.List, cs.nb.K, ident(m))
+	s := localsearch.New(cs.d, cs.nb.List, cs.nb.K, ident(m))
 	s.SetNeighbors(cs.nb.List, cs.nb.K, cs.nbd)
 	mv := pr.moves(0, 0)
 	mv.FiveOpt = nil
@@ -235,7 +236,7 @@ func (pr *partRun) searchContracted(cs *clusterSub, wk int) *ls {
 		s.SetJournal(true)
 		kicks := int(clusterKicks * float64(m))
 		for kk := 0; kk < kicks; kk++ {
-			if kk%kicksPerCheck == 0 && stop() {
+			if kk%runctl.KicksPerCheck == 0 && stop() {
 				break
 			}
 			if _, ok := s.TryKick(clusterSeg, r.Opts.AcceptEqual, stop); !ok {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 	"github.com/tsplab/tsplab/solver/enginetest"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
@@ -177,7 +178,7 @@ func TestClusteredUncached(t *testing.T) {
 			d := tour.NewDist(in)
 			nb, quad := neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8)
 			near := listSum(d, nb, nil)
-			if c := listSum(d, nb, nbDists(d, nb.List, in.N, nb.K, nil)); c != near || near <= 0 {
+			if c := listSum(d, nb, localsearch.NeighborDists(d, nb.List, in.N, nb.K, nil)); c != near || near <= 0 {
 				t.Fatalf("%s %d: sum %v cached, %v not", kind, n, c, near)
 			}
 			q := listSum(d, quad, nil)

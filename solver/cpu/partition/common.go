@@ -7,31 +7,11 @@ import (
 	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 )
 
-// checkEvery is how many moves a worker makes between looks at the clock,
-// the context, the target and the snapshot sink.
-const checkEvery = runctl.CheckEvery
-
-// kicksPerCheck is how many kicks a worker makes at most between looks
-// at the clock when its kicks evaluate few moves.
-const kicksPerCheck = runctl.KicksPerCheck
-
 // newRNG returns stream number stream of seed.
 func newRNG(seed uint64, stream uint64) *runctl.Rand { return runctl.NewRand(seed, stream) }
 
-// The local-search core's names as the partition search uses them.
-type (
-	ls      = localsearch.Search
-	kopt    = localsearch.FiveOpt
-	moveSet = localsearch.MoveSet
-)
-
-var (
-	newLS   = localsearch.New
-	newKopt = localsearch.NewFiveOpt
-	nbDists = localsearch.NeighborDists
-)
-
-const maxDepth = localsearch.MaxDepth
+// ls is the local search the partition search runs on its pieces.
+type ls = localsearch.Search
 
 // share is a part of a time a phase takes: one d-th of it.
 type share int64

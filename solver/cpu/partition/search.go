@@ -13,6 +13,7 @@ import (
 
 	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -278,7 +279,7 @@ type partMoves struct {
 	// deep: this round's move is the 5-opt move (else the chain); rate:
 	// the length gained per second by the last round of each (chain 0,
 	// 5-opt 1); k5: each worker's 5-opt state, the last one stitch's
-	k5   []*kopt
+	k5   []*localsearch.FiveOpt
 	deep bool
 	rate [2]float64
 }
@@ -418,9 +419,9 @@ func newPartRun(r *Env, ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lis
 	}
 	pr.layout(false)
 	pr.ls = make([]*ls, r.Workers)
-	pr.k5 = make([]*kopt, r.Workers+1)
+	pr.k5 = make([]*localsearch.FiveOpt, r.Workers+1)
 	for i := range pr.k5 {
-		pr.k5[i] = newKopt()
+		pr.k5[i] = localsearch.NewFiveOpt()
 	}
 	// twice as many nearest cities, so that most cities keep k of them
 	// inside their segment; beyond partWideMaxN the lists' time and
@@ -431,14 +432,14 @@ func newPartRun(r *Env, ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lis
 	if r.Crowded {
 		return pr // no descent over the whole tour (step), nor its state
 	}
-	g := newLS(d, nb.List, nb.K, pr.t)
-	pr.gnbd[0] = nbDists(d, nb.List, n, nb.K, nil)
+	g := localsearch.New(d, nb.List, nb.K, pr.t)
+	pr.gnbd[0] = localsearch.NeighborDists(d, nb.List, n, nb.K, nil)
 	pr.gnbd[1] = pr.gnbd[0]
 	if nbOdd != nb {
-		pr.gnbd[1] = nbDists(d, nbOdd.List, n, nbOdd.K, nil)
+		pr.gnbd[1] = localsearch.NeighborDists(d, nbOdd.List, n, nbOdd.K, nil)
 		pr.clustered = clustered(listSum(d, nb, pr.gnbd[0]), listSum(d, nbOdd, pr.gnbd[1]))
 	}
-	g.SetMoves(moveSet{OrOpt: r.Opts.OrOpt, ThreeOpt: r.Opts.ThreeOpt, Depth: r.Opts.Depth, Or3: r.Opts.Or3})
+	g.SetMoves(localsearch.MoveSet{OrOpt: r.Opts.OrOpt, ThreeOpt: r.Opts.ThreeOpt, Depth: r.Opts.Depth, Or3: r.Opts.Or3})
 	g.SetRand(newRNG(r.Seed, runctl.StreamStitch))
 	g.SetFixed(r.In.FixedEdges)
 	pr.global = g
@@ -530,7 +531,7 @@ func (pr *partRun) step(off int, left int64) int64 {
 // every city's piece and local index, and gives each piece its kicks.
 func (pr *partRun) cut(off int, left int64) {
 	o := pr.env.Opts
-	pr.depth = min(max(o.Depth, 1), maxDepth)
+	pr.depth = min(max(o.Depth, 1), localsearch.MaxDepth)
 	if float64(pr.kicks) < o.DeepPerCity*float64(pr.env.In.N) {
 		pr.depth = 1
 	}
@@ -993,7 +994,7 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 		s.SetJournal(true)
 		last := s.Evaluated()
 		for kk := 0; kk < sg.kicks; kk++ {
-			if (s.Evaluated()-last >= checkEvery || kk%kicksPerCheck == 0) && check() {
+			if (s.Evaluated()-last >= runctl.CheckEvery || kk%runctl.KicksPerCheck == 0) && check() {
 				break
 			}
 			if !end.IsZero() && kk%8 == 0 && !time.Now().Before(end) {
@@ -1127,9 +1128,9 @@ func (pr *partRun) chooseMove() bool {
 
 // moves is this round's move set for the search whose 5-opt state is
 // pr.k5[i], with rkbi pivoting among rkbi moves (0: first improvement).
-func (pr *partRun) moves(i, rkbi int) moveSet {
+func (pr *partRun) moves(i, rkbi int) localsearch.MoveSet {
 	o := pr.env.Opts
-	m := moveSet{OrOpt: o.OrOpt, ThreeOpt: o.ThreeOpt, Depth: pr.depth, Or3: o.Or3, RKBI: rkbi}
+	m := localsearch.MoveSet{OrOpt: o.OrOpt, ThreeOpt: o.ThreeOpt, Depth: pr.depth, Or3: o.Or3, RKBI: rkbi}
 	if pr.deep {
 		m.FiveOpt = pr.k5[i]
 	}

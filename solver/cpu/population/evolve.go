@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/recomb"
 	"github.com/tsplab/tsplab/solver/neighbor"
@@ -138,7 +139,7 @@ func (s *search) descendMembers(ctx context.Context, w, epoch int, until time.Ti
 		seed := s.p.Seed*0x9e3779b97f4a7c15 + uint64(epoch)<<32 + uint64(i)
 		var start []int32
 		if i == 0 && epoch == 0 && s.p.Start != nil {
-			start = toInt32(s.p.Start)
+			start = runctl.To32(s.p.Start)
 		} else {
 			var err error
 			if start, err = s.nnTour(ctx, near, rand.New(rand.NewPCG(seed, 0x6e6e))); err != nil {

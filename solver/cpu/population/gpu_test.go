@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/enginetest"
 	"github.com/tsplab/tsplab/solver/gen"
@@ -56,7 +57,7 @@ func (p *twoOptPool) Improve(ctx context.Context, tours [][]int32, _ int) ([]int
 				}
 			}
 		}
-		lens[k] = solver.TourLength(p.in, toInt(t))
+		lens[k] = solver.TourLength(p.in, runctl.ToInt(t))
 	}
 	return lens, nil
 }
@@ -83,7 +84,7 @@ func TestFeederQueuesShorterTours(t *testing.T) {
 	seedLens := map[int64]bool{}
 	for pool.Len() < 3 {
 		tr := perm(in.N, r)
-		l := solver.TourLength(in, toInt(tr))
+		l := solver.TourLength(in, runctl.ToInt(tr))
 		if pool.Offer(tr, l) {
 			seedLens[l] = true
 		}
@@ -110,10 +111,10 @@ func TestFeederQueuesShorterTours(t *testing.T) {
 		worst = max(worst, l)
 	}
 	for _, g := range got {
-		if err := solver.ValidateTour(toInt(g.tour), in.N); err != nil {
+		if err := solver.ValidateTour(runctl.ToInt(g.tour), in.N); err != nil {
 			t.Fatal(err)
 		}
-		if l := solver.TourLength(in, toInt(g.tour)); l != g.length || l >= worst {
+		if l := solver.TourLength(in, runctl.ToInt(g.tour)); l != g.length || l >= worst {
 			t.Fatalf("queued tour of length %d (stated %d), the longest member %d", l, g.length, worst)
 		}
 	}

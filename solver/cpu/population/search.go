@@ -308,7 +308,7 @@ func (s *search) assign(ctx context.Context, tasks []task, round int, r *rand.Ra
 			switch {
 			case round == 0 && i == 0:
 				if s.p.Start != nil {
-					t.start = toInt32(s.p.Start)
+					t.start = runctl.To32(s.p.Start)
 				}
 			default:
 				t.start = s.freshStart(ctx, r)
@@ -379,9 +379,9 @@ func (s *search) finish(stopped bool) (solver.Result, error) {
 		if st == nil {
 			st = construct.KeepFixed(s.in, solver.IdentityTour(s.in.N))
 		}
-		s.best = toInt32(st)
+		s.best = runctl.To32(st)
 	}
-	res, err := solver.Finish(s.in, s.e, s.p, solver.Outcome{Tour: toInt(s.best), Moves: s.moves, Steps: s.steps, Start: s.start,
+	res, err := solver.Finish(s.in, s.e, s.p, solver.Outcome{Tour: runctl.ToInt(s.best), Moves: s.moves, Steps: s.steps, Start: s.start,
 		Stopped: stopped, Device: runctl.DeviceName(s.w), Account: s.account()})
 	if err == nil && s.feed != nil {
 		res.Stats.PoolSearched = s.feed.worked()
@@ -468,7 +468,7 @@ func (s *search) greedyStart(ctx context.Context) []int32 {
 		if err != nil {
 			return nil
 		}
-		s.greedy = toInt32(construct.KeepFixed(s.in, t))
+		s.greedy = runctl.To32(construct.KeepFixed(s.in, t))
 	}
 	return slices.Clone(s.greedy)
 }
@@ -485,7 +485,7 @@ func (s *search) freshStart(ctx context.Context, r *rand.Rand) []int32 {
 	for k := max(10, n/50); k > 0; k-- {
 		doubleBridge(t, r)
 	}
-	return toInt32(construct.KeepFixed(s.in, toInt(t)))
+	return runctl.To32(construct.KeepFixed(s.in, runctl.ToInt(t)))
 }
 
 // nnTour is a randomized nearest-neighbour tour from a random city, r's
@@ -495,7 +495,7 @@ func (s *search) nnTour(ctx context.Context, near *neighbor.Lists, r *rand.Rand)
 	if err != nil {
 		return nil, err
 	}
-	return toInt32(construct.KeepFixed(s.in, t)), nil
+	return runctl.To32(construct.KeepFixed(s.in, t)), nil
 }
 
 // doubleBridge exchanges two neighbouring segments of t of up to 50
@@ -628,7 +628,7 @@ func (s *search) phaseName() solver.Phase {
 
 // sendBest sends the best tour with the phase.
 func (s *search) sendBest() {
-	s.sink.Send(solver.Snapshot{Tour: toInt(s.best), Length: s.bestLen, Best: toInt(s.best), BestLength: s.bestLen,
+	s.sink.Send(solver.Snapshot{Tour: runctl.ToInt(s.best), Length: s.bestLen, Best: runctl.ToInt(s.best), BestLength: s.bestLen,
 		Step: s.steps, Moves: s.moves, Progress: max(s.progress(), 0), Phase: s.phaseName(), PhaseProgress: s.progress(), Account: s.snapAccount()})
 }
 
@@ -687,22 +687,6 @@ func (s *search) phase() {
 	}
 	s.sink.Send(solver.Snapshot{Length: s.bestLen, BestLength: s.bestLen, Step: s.steps, Moves: s.moves,
 		Progress: max(s.progress(), 0), Phase: s.phaseName(), PhaseProgress: s.progress(), Account: s.snapAccount()})
-}
-
-func toInt(t []int32) []int {
-	o := make([]int, len(t))
-	for i, c := range t {
-		o[i] = int(c)
-	}
-	return o
-}
-
-func toInt32(t []int) []int32 {
-	o := make([]int32, len(t))
-	for i, c := range t {
-		o[i] = int32(c)
-	}
-	return o
 }
 
 // alphaCache answers the local searches' requests for alpha-nearness
