@@ -11,10 +11,10 @@ import "math"
 // segment is walked from last to first when reversed. The segments are
 // linked in tour order (snx, spv) and ranked from 0 along it.
 type List struct {
-	c         []node    // by city
-	sg        []segment // by segment
-	m, group  int       // segments, and cities a segment at a build
-	buf, sbuf []int32
+	c        []node    // by city
+	sg       []segment // by segment
+	m, group int       // segments, and cities a segment at a build
+	buf      []int32
 }
 
 // node is a city's segment, its rank in the segment's stored order, and
@@ -304,29 +304,26 @@ func (l *List) moveTo(p []int32, s int32, head bool) {
 }
 
 // reverseRun reverses the segments from a to b in tour order, the run
-// keeping its ranks.
+// keeping its ranks: each segment's links swap and its rank mirrors.
 func (l *List) reverseRun(a, b int32) {
 	p, q := l.sg[a].spv, l.sg[b].snx
-	run := l.sbuf[:0]
-	for s := a; ; s = l.sg[s].snx {
-		run = append(run, s)
+	ra, m := l.sg[a].rank, int32(l.m)
+	last := l.sg[b].rank - ra // the run's last place from a
+	if last < 0 {
+		last += m
+	}
+	for s, i := a, int32(0); ; i++ {
+		g := &l.sg[s]
+		next := g.snx
+		g.rev, g.snx, g.spv = !g.rev, g.spv, next
+		if g.rank = ra + last - i; g.rank >= m {
+			g.rank -= m
+		}
 		if s == b {
 			break
 		}
+		s = next
 	}
-	l.sbuf = run
-	r0, k := int(l.sg[a].rank), len(run)
-	for i, s := range run {
-		j := k - 1 - i // its place in the reversed run
-		l.sg[s].rev = !l.sg[s].rev
-		l.sg[s].spv, l.sg[s].snx = p, q
-		if j > 0 {
-			l.sg[s].spv = run[i+1]
-		}
-		if j < k-1 {
-			l.sg[s].snx = run[i-1]
-		}
-		l.sg[s].rank = int32((r0 + j) % l.m)
-	}
+	l.sg[a].snx, l.sg[b].spv = q, p
 	l.sg[p].snx, l.sg[q].spv = b, a
 }
