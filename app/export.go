@@ -152,8 +152,8 @@ func (a *App) prepareExport(kind string, width, height int) (write func(path str
 }
 
 // writeSideBySide draws the panes side by side, each titled with its
-// letter and engine ("A auto/cpu · …"), in one picture of width × height (height 0: the instance's
-// aspect ratio).
+// letter and engine ("A auto/cpu · …"), in one picture of width ×
+// height (height 0: the instance's aspect ratio).
 func writeSideBySide(w io.Writer, kind string, panes []*Pane, width, height int) error {
 	scenes := make([]export.Scene, len(panes))
 	for i, p := range panes {
