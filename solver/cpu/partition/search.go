@@ -117,6 +117,9 @@ const (
 	SoloAuto SoloMode = iota
 	SoloOff
 	SoloLK // on any workers whatever the instance, unless it has fixed edges
+	// SoloPieces: the pieces of path rounds each searched by chained LK
+	// (solopiece.go)
+	SoloPieces
 )
 
 // soloAutoMinN and soloAutoMaxN bound the cities SoloAuto takes chained
@@ -140,7 +143,7 @@ func soloFits(env *Env, nb, nbOdd *neighbor.Lists, d *tour.Dist) bool {
 	switch env.Opts.Solo {
 	case SoloLK:
 		return true
-	case SoloOff:
+	case SoloOff, SoloPieces:
 		return false
 	}
 	if env.Workers > soloMaxWorkers {
@@ -229,6 +232,10 @@ type partPieces struct {
 	segs   []*partSeg
 	wide   *neighbor.Lists // 2k nearest, for "global" segment lists
 	ls     []*ls           // each worker's local search, reused
+	// lkSeen is, for each city a piece's chained LK last searched, its
+	// path neighbours then (lkPair), so that the next piece queues only
+	// the cities whose neighbours changed since
+	lkSeen []uint64
 }
 
 // partStitch is the descent over the cities between pieces (stitch).
@@ -419,6 +426,9 @@ func newPartRun(r *Env, ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lis
 	}
 	pr.layout(false)
 	pr.ls = make([]*ls, r.Workers)
+	if r.Opts.Solo == SoloPieces {
+		pr.lkSeen = make([]uint64, n)
+	}
 	pr.k5 = make([]*localsearch.FiveOpt, r.Workers+1)
 	for i := range pr.k5 {
 		pr.k5[i] = localsearch.NewFiveOpt()
@@ -724,7 +734,7 @@ func (pr *partRun) searchAll(fused bool, g int) ([]int64, int64) {
 		d, k := pr.search(wk, seg, rep, end)
 		deltas[seg+rep*pr.p] = d
 		kicks.Add(k)
-		if pr.rep == 1 && d < 0 {
+		if pr.rep == 1 && d < 0 && !pr.lkPiece(pr.segs[seg]) {
 			pr.keep(pr.ls[wk], pr.segs[seg])
 		}
 	})
@@ -961,6 +971,9 @@ func (pr *partRun) instanceEdges(i int) {
 func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	r, c := pr.env, pr.env.Control
 	sg := pr.segs[seg]
+	if pr.lkPiece(sg) {
+		return pr.searchLK(wk, seg, end)
+	}
 	s := pr.load(wk, sg)
 	s.SetMoves(pr.moves(wk, r.Opts.RKBI))
 	s.SetRand(newRNG(r.Seed, uint64(pr.round)<<24^uint64(seg)<<8^uint64(rep)^runctl.StreamSegment))

@@ -59,7 +59,14 @@ type solo struct {
 	addedAt, removedAt [soloHash]uint8
 	cands              [len(soloBreadth)][4]lkCand
 	flips              int64 // the flips made, the run's moves evaluated
+	// fa and fsum name the one fixed edge (fa, fsum-fa) of a piece's
+	// path, closing it into a cycle; fsum is -1 without one
+	fa, fsum int32
 }
+
+// soloFixed is the length the fixed edge counts for: removing it loses
+// more than any step gains, so no kept step removes it.
+const soloFixed = 1 << 50
 
 // soloCand is a candidate city and its distance, side by side so that a
 // row's scan reads one cache line.
@@ -76,9 +83,11 @@ type lkCand struct {
 	mm     bool // a Mak–Morton flip: (t1, t3) added, t4 the new t1
 }
 
-func newSolo(t0 []int32, length int64, nb *neighbor.Lists, d *tour.Dist, rng *runctl.Rand) *solo {
+// newSolo starts a search of the tour t0, of length length; fixed is an
+// edge no step removes ({-1, -1}: none).
+func newSolo(t0 []int32, length int64, nb *neighbor.Lists, d *tour.Dist, rng *runctl.Rand, fixed [2]int32) *solo {
 	n := len(t0)
-	s := &solo{l: twolevel.New(t0), d: d, length: length, queued: make([]bool, n), rng: rng}
+	s := &solo{l: twolevel.New(t0), d: d, length: length, queued: make([]bool, n), rng: rng, fa: fixed[0], fsum: fixed[0] + fixed[1]}
 	if x, y, ceil := d.Coords(); x != nil {
 		s.xy, s.ceil = make([]float64, 2*n), ceil
 		for i := range n {
@@ -92,6 +101,9 @@ func newSolo(t0 []int32, length int64, nb *neighbor.Lists, d *tour.Dist, rng *ru
 // dist is the distance of a and b, inline from coordinates, rounded as
 // tour.Dist does.
 func (s *solo) dist(a, b int32) int64 {
+	if a+b == s.fsum && (a == s.fa || b == s.fa) {
+		return -soloFixed
+	}
 	if s.xy == nil {
 		return s.d.At(a, b)
 	}
@@ -109,7 +121,7 @@ func (s *solo) symmetric(nb *neighbor.Lists) {
 	n, k := len(s.queued), nb.K
 	deg := make([]int32, n+1)
 	for i, c := range nb.List {
-		if c >= 0 && int(c) != i/k {
+		if c >= 0 && int(c) != i/k && s.dist(int32(i/k), c) != -soloFixed {
 			deg[i/k]++
 			deg[c]++
 		}
@@ -121,7 +133,7 @@ func (s *solo) symmetric(nb *neighbor.Lists) {
 	fill := append([]int32(nil), s.at[:n]...)
 	s.nb = make([]soloCand, s.at[n])
 	for i, c := range nb.List {
-		if a := int32(i / k); c >= 0 && c != a {
+		if a := int32(i / k); c >= 0 && c != a && s.dist(a, c) != -soloFixed {
 			s.nb[fill[a]].c, s.nb[fill[c]].c = c, a
 			fill[a]++
 			fill[c]++
@@ -523,6 +535,9 @@ func (s *solo) kickEnds() ([4]int32, bool) {
 		t[i] = s.walk(l.Next(t[i-1]))
 	}
 	for i := range t {
+		if s.dist(t[i], l.Next(t[i])) == -soloFixed {
+			return t, false
+		}
 		for j := i + 1; j < 4; j++ {
 			if t[i] == t[j] || t[i] == l.Next(t[j]) || t[j] == l.Next(t[i]) {
 				return t, false
@@ -591,7 +606,7 @@ func runSolos(env *Env, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 // kicks until the run ends, trading tours through tr when not nil.
 func runSolo(env *Env, w int, tr *soloTrade, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 	c := env.Control
-	s := newSolo(t0, d.Length(t0), nb, d, newRNG(env.Seed, runctl.StreamStitch^uint64(w)))
+	s := newSolo(t0, d.Length(t0), nb, d, newRNG(env.Seed, runctl.StreamStitch^uint64(w)), [2]int32{-1, -1})
 	if t := s.quickBoruvka(); t != nil { // LK descends further from it
 		s.l, s.length = twolevel.New(t), d.Length(t)
 		t0 = t

@@ -20,7 +20,7 @@ func soloFixture(t *testing.T, n int, seed uint64) (*solo, *tour.Dist) {
 	d := tour.NewDist(in)
 	rng := newRNG(seed, 1)
 	t0 := rng.RandomTour(n)
-	return newSolo(t0, d.Length(t0), neighbor.Quadrant(in, 8), d, runctl.NewRand(seed, 2)), d
+	return newSolo(t0, d.Length(t0), neighbor.Quadrant(in, 8), d, runctl.NewRand(seed, 2), [2]int32{-1, -1}), d
 }
 
 // soloCheck fails unless s's tour is a permutation whose length is the
@@ -257,6 +257,45 @@ func TestSoloKicks(t *testing.T) {
 	}
 }
 
+// TestSoloFixedEdge: on a path closed by a fixed edge, as a piece of the
+// partition search is, the descent and kicks keep that edge, every kept
+// length is the path's, and they gain.
+func TestSoloFixedEdge(t *testing.T) {
+	const m = 3000
+	in := uniformInstance(m, 11)
+	t0 := newRNG(11, 1).RandomTour(m)
+	// the path runs from t0[0] to t0[m-1]; number it so that it is 0..m-1
+	sub := in.WithCoords(in.Name, make([]float64, m), make([]float64, m), nil)
+	for j, c := range t0 {
+		sub.X[j], sub.Y[j] = in.X[c], in.Y[c]
+		t0[j] = int32(j)
+	}
+	d := tour.NewDist(sub)
+	s := newSolo(t0, d.Length(t0), neighbor.Quadrant(sub, 8), d, runctl.NewRand(11, 2), [2]int32{m - 1, 0})
+	start := s.length
+	keeps := func(what string) {
+		t.Helper()
+		soloCheck(t, s, d, what)
+		if s.l.Next(0) != m-1 && s.l.Prev(0) != m-1 {
+			t.Fatalf("%s: the fixed edge (%d, 0) is gone", what, m-1)
+		}
+	}
+	for i := range int32(m) {
+		s.push(i)
+	}
+	s.drain(func() bool { return false })
+	keeps("after the descent")
+	descent := s.length
+	for i := 0; i < 300; i++ {
+		s.log = s.log[:0]
+		s.kick(func() bool { return false })
+		keeps("after a kick")
+	}
+	if descent >= start || s.length >= descent {
+		t.Fatalf("lengths %d, after the descent %d, after the kicks %d: want each shorter", start, descent, s.length)
+	}
+}
+
 // TestSoloDist: the inline distance from coordinates is tour.Dist's, for
 // EUC_2D and CEIL_2D alike (4,200 cities: no CEIL_2D matrix).
 func TestSoloDist(t *testing.T) {
@@ -265,7 +304,7 @@ func TestSoloDist(t *testing.T) {
 		in.Metric = m
 		d := tour.NewDist(in)
 		rng := newRNG(4, 4)
-		s := newSolo(rng.RandomTour(4200), 0, neighbor.Quadrant(in, 8), d, rng)
+		s := newSolo(rng.RandomTour(4200), 0, neighbor.Quadrant(in, 8), d, rng, [2]int32{-1, -1})
 		if s.xy == nil {
 			t.Fatalf("metric %v: no coordinates inline", m)
 		}
@@ -288,14 +327,14 @@ func TestSoloQuickBoruvka(t *testing.T) {
 		d := tour.NewDist(in)
 		greedy := runctl.To32(construct.Greedy(in, neighbor.Nearest(in, 8)))
 		descend := func(t0 []int32) int64 {
-			s := newSolo(t0, d.Length(t0), neighbor.Quadrant(in, 8), d, newRNG(1, 1))
+			s := newSolo(t0, d.Length(t0), neighbor.Quadrant(in, 8), d, newRNG(1, 1), [2]int32{-1, -1})
 			for _, c := range t0 {
 				s.push(c)
 			}
 			s.drain(func() bool { return false })
 			return s.length
 		}
-		s := newSolo(greedy, d.Length(greedy), neighbor.Quadrant(in, 8), d, newRNG(1, 1))
+		s := newSolo(greedy, d.Length(greedy), neighbor.Quadrant(in, 8), d, newRNG(1, 1), [2]int32{-1, -1})
 		qb := s.quickBoruvka()
 		if err := solver.ValidateTour(runctl.ToInt(qb), in.N); err != nil {
 			t.Fatalf("%s: %v", kind, err)
@@ -323,7 +362,7 @@ func TestSoloQuickBoruvkaDegenerate(t *testing.T) {
 		}
 		d := tour.NewDist(in)
 		rng := newRNG(2, 2)
-		s := newSolo(rng.RandomTour(in.N), 0, neighbor.Quadrant(in, 8), d, rng)
+		s := newSolo(rng.RandomTour(in.N), 0, neighbor.Quadrant(in, 8), d, rng, [2]int32{-1, -1})
 		qb := s.quickBoruvka()
 		if flat {
 			if qb != nil {
@@ -351,7 +390,7 @@ func TestSoloTrade(t *testing.T) {
 	var trs [2]*soloTrade
 	for w := range 2 {
 		t0 := newRNG(uint64(w)+1, 1).RandomTour(n)
-		ss[w] = newSolo(t0, d.Length(t0), nb, d, runctl.NewRand(uint64(w)+1, 2))
+		ss[w] = newSolo(t0, d.Length(t0), nb, d, runctl.NewRand(uint64(w)+1, 2), [2]int32{-1, -1})
 		for c := range int32(n) {
 			ss[w].push(c)
 		}
