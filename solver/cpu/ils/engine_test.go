@@ -556,6 +556,25 @@ func TestEngineContractAutoSolo(t *testing.T) {
 	enginetest.Run(t, eng, cfg)
 }
 
+// TestEngineContractAutoPieces runs the engine contract on the partition
+// search whose pieces chained Lin–Kernighan searches (solo=pieces), on two
+// workers and 4,000 cities, a piece of 2,000 cities each.
+func TestEngineContractAutoPieces(t *testing.T) {
+	eng, err := solver.Lookup("auto", solver.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := withOpts(budgetParams("auto", 1, 2), "partition=on", "solo=pieces", "kicks=400")
+	cfg := enginetest.Config{
+		N:      4000,
+		Budget: func(solver.Engine) solver.Params { return budget },
+		Open: func(solver.Engine) solver.Params {
+			return solver.Params{Workers: 2, Config: func(o *ilsOptions) { o.partition, o.solo = partOn, partition.SoloPieces }}
+		},
+	}
+	enginetest.Run(t, eng, cfg)
+}
+
 // TestAutoOneWorkerSolo: auto on one worker on 50,000 uniform cities
 // (its default there, chained LK over the whole tour) returns a valid
 // tour of the length it reports, far below its greedy start, after its

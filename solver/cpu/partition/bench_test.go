@@ -80,7 +80,7 @@ func BenchmarkSoloKicks(b *testing.B) {
 	in := enginetest.DIMACS(b, "portgen", 100000, 100000)
 	d := tour.NewDist(in)
 	t0 := runctl.To32(construct.Greedy(in, neighbor.Nearest(in, 8)))
-	s := newSolo(t0, d.Length(t0), neighbor.Quadrant(in, 8), d, newRNG(1, 1), [2]int32{-1, -1})
+	s := newSolo(t0, d.Length(t0), neighbor.Quadrant(in, 8), d, newRNG(1, 1), nil)
 	for _, c := range t0 {
 		s.push(c)
 	}

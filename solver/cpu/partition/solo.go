@@ -59,9 +59,10 @@ type solo struct {
 	addedAt, removedAt [soloHash]uint8
 	cands              [len(soloBreadth)][4]lkCand
 	flips              int64 // the flips made, the run's moves evaluated
-	// fa and fsum name the one fixed edge (fa, fsum-fa) of a piece's
-	// path, closing it into a cycle; fsum is -1 without one
-	fa, fsum int32
+	// fix holds each city's partners by fixed edges, two a city (-1:
+	// none): a piece's closing or virtual edges and the instance's; nil
+	// without any
+	fix []int32
 }
 
 // soloFixed is the length the fixed edge counts for: removing it loses
@@ -83,11 +84,26 @@ type lkCand struct {
 	mm     bool // a Mak–Morton flip: (t1, t3) added, t4 the new t1
 }
 
-// newSolo starts a search of the tour t0, of length length; fixed is an
-// edge no step removes ({-1, -1}: none).
-func newSolo(t0 []int32, length int64, nb *neighbor.Lists, d *tour.Dist, rng *runctl.Rand, fixed [2]int32) *solo {
+// newSolo starts a search of the tour t0, of length length, whose edges
+// fixed no step removes.
+func newSolo(t0 []int32, length int64, nb *neighbor.Lists, d *tour.Dist, rng *runctl.Rand, fixed [][2]int) *solo {
 	n := len(t0)
-	s := &solo{l: twolevel.New(t0), d: d, length: length, queued: make([]bool, n), rng: rng, fa: fixed[0], fsum: fixed[0] + fixed[1]}
+	s := &solo{l: twolevel.New(t0), d: d, length: length, queued: make([]bool, n), rng: rng}
+	if len(fixed) > 0 {
+		s.fix = make([]int32, 2*n)
+		for i := range s.fix {
+			s.fix[i] = -1
+		}
+		for _, e := range fixed {
+			for k, a := range e {
+				if b, f := int32(e[1-k]), s.fix[2*a:2*a+2]; f[0] < 0 {
+					f[0] = b
+				} else {
+					f[1] = b
+				}
+			}
+		}
+	}
 	if x, y, ceil := d.Coords(); x != nil {
 		s.xy, s.ceil = make([]float64, 2*n), ceil
 		for i := range n {
@@ -101,7 +117,7 @@ func newSolo(t0 []int32, length int64, nb *neighbor.Lists, d *tour.Dist, rng *ru
 // dist is the distance of a and b, inline from coordinates, rounded as
 // tour.Dist does.
 func (s *solo) dist(a, b int32) int64 {
-	if a+b == s.fsum && (a == s.fa || b == s.fa) {
+	if s.fix != nil && (s.fix[2*a] == b || s.fix[2*a+1] == b) {
 		return -soloFixed
 	}
 	if s.xy == nil {
@@ -606,7 +622,7 @@ func runSolos(env *Env, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 // kicks until the run ends, trading tours through tr when not nil.
 func runSolo(env *Env, w int, tr *soloTrade, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 	c := env.Control
-	s := newSolo(t0, d.Length(t0), nb, d, newRNG(env.Seed, runctl.StreamStitch^uint64(w)), [2]int32{-1, -1})
+	s := newSolo(t0, d.Length(t0), nb, d, newRNG(env.Seed, runctl.StreamStitch^uint64(w)), nil)
 	if t := s.quickBoruvka(); t != nil { // LK descends further from it
 		s.l, s.length = twolevel.New(t), d.Length(t)
 		t0 = t

@@ -20,7 +20,7 @@ func soloFixture(t *testing.T, n int, seed uint64) (*solo, *tour.Dist) {
 	d := tour.NewDist(in)
 	rng := newRNG(seed, 1)
 	t0 := rng.RandomTour(n)
-	return newSolo(t0, d.Length(t0), neighbor.Quadrant(in, 8), d, runctl.NewRand(seed, 2), [2]int32{-1, -1}), d
+	return newSolo(t0, d.Length(t0), neighbor.Quadrant(in, 8), d, runctl.NewRand(seed, 2), nil), d
 }
 
 // soloCheck fails unless s's tour is a permutation whose length is the
@@ -271,7 +271,7 @@ func TestSoloFixedEdge(t *testing.T) {
 		t0[j] = int32(j)
 	}
 	d := tour.NewDist(sub)
-	s := newSolo(t0, d.Length(t0), neighbor.Quadrant(sub, 8), d, runctl.NewRand(11, 2), [2]int32{m - 1, 0})
+	s := newSolo(t0, d.Length(t0), neighbor.Quadrant(sub, 8), d, runctl.NewRand(11, 2), [][2]int{{m - 1, 0}})
 	start := s.length
 	keeps := func(what string) {
 		t.Helper()
@@ -304,7 +304,7 @@ func TestSoloDist(t *testing.T) {
 		in.Metric = m
 		d := tour.NewDist(in)
 		rng := newRNG(4, 4)
-		s := newSolo(rng.RandomTour(4200), 0, neighbor.Quadrant(in, 8), d, rng, [2]int32{-1, -1})
+		s := newSolo(rng.RandomTour(4200), 0, neighbor.Quadrant(in, 8), d, rng, nil)
 		if s.xy == nil {
 			t.Fatalf("metric %v: no coordinates inline", m)
 		}
@@ -327,14 +327,14 @@ func TestSoloQuickBoruvka(t *testing.T) {
 		d := tour.NewDist(in)
 		greedy := runctl.To32(construct.Greedy(in, neighbor.Nearest(in, 8)))
 		descend := func(t0 []int32) int64 {
-			s := newSolo(t0, d.Length(t0), neighbor.Quadrant(in, 8), d, newRNG(1, 1), [2]int32{-1, -1})
+			s := newSolo(t0, d.Length(t0), neighbor.Quadrant(in, 8), d, newRNG(1, 1), nil)
 			for _, c := range t0 {
 				s.push(c)
 			}
 			s.drain(func() bool { return false })
 			return s.length
 		}
-		s := newSolo(greedy, d.Length(greedy), neighbor.Quadrant(in, 8), d, newRNG(1, 1), [2]int32{-1, -1})
+		s := newSolo(greedy, d.Length(greedy), neighbor.Quadrant(in, 8), d, newRNG(1, 1), nil)
 		qb := s.quickBoruvka()
 		if err := solver.ValidateTour(runctl.ToInt(qb), in.N); err != nil {
 			t.Fatalf("%s: %v", kind, err)
@@ -362,7 +362,7 @@ func TestSoloQuickBoruvkaDegenerate(t *testing.T) {
 		}
 		d := tour.NewDist(in)
 		rng := newRNG(2, 2)
-		s := newSolo(rng.RandomTour(in.N), 0, neighbor.Quadrant(in, 8), d, rng, [2]int32{-1, -1})
+		s := newSolo(rng.RandomTour(in.N), 0, neighbor.Quadrant(in, 8), d, rng, nil)
 		qb := s.quickBoruvka()
 		if flat {
 			if qb != nil {
@@ -390,7 +390,7 @@ func TestSoloTrade(t *testing.T) {
 	var trs [2]*soloTrade
 	for w := range 2 {
 		t0 := newRNG(uint64(w)+1, 1).RandomTour(n)
-		ss[w] = newSolo(t0, d.Length(t0), nb, d, runctl.NewRand(uint64(w)+1, 2), [2]int32{-1, -1})
+		ss[w] = newSolo(t0, d.Length(t0), nb, d, runctl.NewRand(uint64(w)+1, 2), nil)
 		for c := range int32(n) {
 			ss[w].push(c)
 		}

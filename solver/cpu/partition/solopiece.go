@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"slices"
 	"time"
 
 	"github.com/tsplab/tsplab/internal/runctl"
@@ -8,17 +9,19 @@ import (
 )
 
 // lkPiece tells whether segment sg is searched by chained Lin–Kernighan
-// (Options.Solo SoloPieces): a path round's piece of coordinates whose one
-// fixed edge is its closing one, searched once.
+// (Options.Solo SoloPieces): a piece of coordinates searched once.
 func (pr *partRun) lkPiece(sg *partSeg) bool {
-	return pr.env.Opts.Solo == SoloPieces && !pr.region && pr.rep == 1 && len(sg.edges) == 1 && sg.m >= 8
+	return pr.env.Opts.Solo == SoloPieces && pr.rep == 1 && sg.m >= 8
 }
 
-// searchLK is search's chained Lin–Kernighan on piece seg: its path closed
-// by the fixed edge from its last city to its first, an LK descent from
-// every city, then kicks until the piece's budget or end. The improved
-// path is written back into the piece's positions. It returns the change
-// of length (never positive) and the kicks made.
+// searchLK is search's chained Lin–Kernighan on piece seg: its local tour,
+// the path closed from its last city to its first (the cells' paths
+// joined by virtual edges on region rounds), its fixed edges kept, an LK
+// descent from the cities whose tour neighbours changed since a piece
+// last searched them, then kicks until the piece's budget or end. The
+// improved path is written back into the piece's positions (on region
+// rounds into sg.order for mergeRegions). It returns the change of length
+// (never positive) and the kicks made.
 func (pr *partRun) searchLK(wk, seg int, end time.Time) (int64, int64) {
 	r, c := pr.env, pr.env.Control
 	sg := pr.segs[seg]
@@ -29,7 +32,7 @@ func (pr *partRun) searchLK(wk, seg int, end time.Time) (int64, int64) {
 	}
 	nb := &neighbor.Lists{K: sg.k, List: sg.nb[:m*sg.k]}
 	rng := newRNG(r.Seed, uint64(pr.round)<<24^uint64(seg)<<8^runctl.StreamSegment)
-	s := newSolo(t0, sg.d.Length(t0), nb, sg.d, rng, [2]int32{int32(m - 1), 0})
+	s := newSolo(t0, sg.d.Length(t0), nb, sg.d, rng, sg.edges)
 	length0 := s.length
 	var counted int64
 	stop := func() bool {
@@ -37,9 +40,10 @@ func (pr *partRun) searchLK(wk, seg int, end time.Time) (int64, int64) {
 		counted = s.flips
 		return c.Done() || (!end.IsZero() && !time.Now().Before(end))
 	}
-	for j := range m {
-		if j == 0 || j == m-1 || pr.lkSeen[sg.cities[j]] != lkPair(sg.cities[j-1], sg.cities[j+1]) {
-			s.push(int32(j))
+	for j := range int32(m) {
+		p, nx := (j+int32(m)-1)%int32(m), (j+1)%int32(m)
+		if s.dist(p, j) < 0 || s.dist(j, nx) < 0 || pr.lkSeen[sg.cities[j]] != lkPair(sg.cities[p], sg.cities[nx]) {
+			s.push(j)
 		}
 	}
 	s.drain(stop)
@@ -52,28 +56,35 @@ func (pr *partRun) searchLK(wk, seg int, end time.Time) (int64, int64) {
 	}
 	stop()
 	r.KicksDone[wk].V.Add(kicks)
-	// the path from the first city away from the last, written back even
-	// unchanged in length, as a kick that ties is kept
-	next := s.l.Next
-	if s.l.Next(0) == int32(m-1) {
-		next = s.l.Prev
-	}
-	n, at := r.In.N, sg.from
-	for x, p, j := int32(0), int32(-1), 0; j < m; j++ {
-		nx := next(x)
-		if p >= 0 && j < m-1 {
+	t := s.l.Tour(t0[:0])
+	for q, x := range t {
+		p, nx := t[(q+m-1)%m], t[(q+1)%m]
+		if s.dist(p, x) >= 0 && s.dist(x, nx) >= 0 {
 			pr.lkSeen[sg.cities[x]] = lkPair(sg.cities[p], sg.cities[nx])
 		}
+	}
+	if s.length >= length0 {
+		return 0, kicks
+	}
+	if pr.region {
+		sg.order = append(sg.order[:0], t...)
+		return s.length - length0, kicks
+	}
+	// the path from the first city away from the last
+	if t[1] == int32(m-1) {
+		slices.Reverse(t[1:])
+	}
+	n, at := r.In.N, sg.from
+	for _, x := range t {
 		pr.t[at] = sg.cities[x]
 		if at++; at == n {
 			at = 0
 		}
-		p, x = x, nx
 	}
 	return s.length - length0, kicks
 }
 
-// lkPair is a city's two path neighbours a and b as one word, either
+// lkPair is a city's two tour neighbours a and b as one word, either
 // order.
 func lkPair(a, b int32) uint64 {
 	return uint64(min(a, b))<<32 | uint64(max(a, b))
