@@ -360,6 +360,9 @@ func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (*solver
 	}
 	ctx, cancel := c.SetupContext()
 	defer cancel()
+	if q := piecesStart(env, d); q != nil {
+		t0 = q
+	}
 	pr := newPartRun(env, ctx, t0, nb, nbOdd, d)
 	c.SetPhase(solver.PhaseSearch)
 	rng := newRNG(env.Seed, runctl.StreamCut)
@@ -814,6 +817,10 @@ func (pr *partRun) prepare(i int) {
 // on a clustered instance (where the nearest never leave a cluster).
 func (pr *partRun) segKind(i int) ListKind {
 	kind := pr.env.Opts.Candidates
+	if kind == ListMixed && pr.env.Opts.Solo == SoloPieces {
+		// chained LK takes the quadrant lists, as over the whole tour
+		return ListQuadrant
+	}
 	if kind == ListMixed {
 		kind = ListNearest
 		if pr.clustered || (int64(i)+pr.round)%2 == 1 {

@@ -6,7 +6,23 @@ import (
 
 	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
 )
+
+// piecesStart is the start tour of pieces searched by chained LK, the
+// quick Borůvka tour, from which LK descends further than from a greedy
+// tour (solo.go); nil where it is not theirs or there are no coordinates.
+func piecesStart(env *Env, d *tour.Dist) []int32 {
+	x, y, _ := d.Coords()
+	if env.Opts.Solo != SoloPieces || len(env.In.FixedEdges) > 0 || x == nil {
+		return nil
+	}
+	xy := make([]float64, 2*len(x))
+	for i := range x {
+		xy[2*i], xy[2*i+1] = x[i], y[i]
+	}
+	return quickBoruvka(xy)
+}
 
 // lkPiece tells whether segment sg is searched by chained Lin–Kernighan
 // (Options.Solo SoloPieces): a piece of coordinates searched once.
@@ -59,7 +75,9 @@ func (pr *partRun) searchLK(wk, seg int, end time.Time) (int64, int64) {
 	t := s.l.Tour(t0[:0])
 	for q, x := range t {
 		p, nx := t[(q+m-1)%m], t[(q+1)%m]
-		if s.dist(p, x) >= 0 && s.dist(x, nx) >= 0 {
+		// a city the descent left queued when the time ran out is not
+		// searched yet
+		if !s.queued[x] && s.dist(p, x) >= 0 && s.dist(x, nx) >= 0 {
 			pr.lkSeen[sg.cities[x]] = lkPair(sg.cities[p], sg.cities[nx])
 		}
 	}
