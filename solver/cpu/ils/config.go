@@ -62,7 +62,7 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"partition search: kicks per city made with sequential moves of depth 1 before they take the depth option's steps (0: from the start)").Experimental(),
 	solver.Enum(OptSolo, func(o *ilsOptions) *partition.SoloMode { return &o.solo }, "auto", []string{"auto", "off", "lk", "pieces"},
 		[]partition.SoloMode{partition.SoloAuto, partition.SoloOff, partition.SoloLK, partition.SoloPieces},
-		"partition search on one or two workers: the whole tour searched at once instead by chained Lin–Kernighan (steps with Mak–Morton moves and an alternate second level on a two-level list, local double-bridge kicks), on two or more workers one search each, trading tours by partition crossover every 2 s on a time limit, never with fixed edges (auto: the auto engine on one or two workers from 50,000 to 200,000 cities on an instance not clustered; lk: on any workers; pieces: instead each piece of the partition search's path rounds by chained LK, its ends fixed)"),
+		"partition search by chained Lin–Kernighan (steps with Mak–Morton moves and an alternate second level on a two-level list, local double-bridge kicks): the whole tour at once instead of its pieces, on two or more workers one search each, trading tours by partition crossover every 2 s on a time limit, never with fixed edges (lk); or each piece in place of the local search, from a quick Borůvka tour, the piece's ends and the instance's fixed edges kept (pieces); or neither (off). auto: from 50,000 to 200,000 cities on an instance not clustered without fixed edges, the whole tour on one worker without GPU windows beside, else the pieces"),
 	solver.Enum(OptWindows, func(o *ilsOptions) *strategy.Toggle { return &o.win.mode }, "auto", []string{"auto", "on", "off"},
 		[]strategy.Toggle{strategy.ByStrategy, strategy.On, strategy.Off},
 		"auto on a time limit: the partition search hands over, once its gain a second falls low, to the population search on windows of the tour, cells of the plane each holding the tour's paths through it, searched on their own cores and spliced back when shorter, the cuts turning every round (auto: from 50,000 to 400,000 cities on a limit of 30 s or more with 1 ms of cores × time limit a city; on: from 50,000)").Experimental(),
@@ -162,8 +162,8 @@ const (
 	// "auto" (the one whose last round gained more per second, per kick
 	// under a kicks budget; the other every fourth round).
 	OptPartShape = "partshape"
-	// OptSolo replaces the partition search on one or two workers by
-	// chained Lin–Kernighan over the whole tour ("auto", "lk", "off").
+	// OptSolo puts chained Lin–Kernighan in the partition search: over
+	// the whole tour or in each piece ("auto", "lk", "pieces", "off").
 	OptSolo = "solo"
 )
 

@@ -101,8 +101,9 @@ type Options struct {
 	// DeepPerCity is the kicks per city made with moves of depth 1 before
 	// they take Depth's steps
 	DeepPerCity float64
-	// Solo: on one or two workers, chained Lin–Kernighan over the whole tour in
-	// place of the pieces (solo.go), where soloFits says so
+	// Solo: chained Lin–Kernighan over the whole tour in place of the
+	// pieces (solo.go) or in each piece (solopiece.go), where soloMode
+	// says so
 	Solo SoloMode
 }
 
@@ -111,14 +112,14 @@ type Options struct {
 type SoloMode int
 
 const (
-	// SoloAuto: on one or two workers from soloAutoMinN to soloAutoMaxN cities unless
-	// the instance is clustered, has fixed edges, is crowded or has a
-	// path improver beside (docs/DECISIONS.md#solo-lk)
+	// SoloAuto: from soloAutoMinN to soloAutoMaxN cities, unless the
+	// instance is clustered, has fixed edges or is crowded, over the
+	// whole tour on soloMaxWorkers without a path improver beside, else
+	// in the pieces (docs/DECISIONS.md#solo-lk)
 	SoloAuto SoloMode = iota
 	SoloOff
-	SoloLK // on any workers whatever the instance, unless it has fixed edges
-	// SoloPieces: the pieces of path rounds each searched by chained LK
-	// (solopiece.go)
+	SoloLK // over the whole tour on any workers whatever the instance, unless it has fixed edges
+	// SoloPieces: each piece searched once by chained LK (solopiece.go)
 	SoloPieces
 )
 
@@ -130,29 +131,34 @@ const (
 const (
 	soloAutoMinN = 50_000
 	soloAutoMaxN = 200_000
-	// soloMaxWorkers: two workers' chained LK searches trade tours
-	soloMaxWorkers = 2
+	// soloMaxWorkers: on more workers chained LK in the pieces gains
+	// more (docs/DECISIONS.md#solo-lk)
+	soloMaxWorkers = 1
 )
 
-// soloFits tells whether the search of env is chained LK over the whole
-// tour (Options.Solo), nb and nbOdd its nearest and quadrant lists.
-func soloFits(env *Env, nb, nbOdd *neighbor.Lists, d *tour.Dist) bool {
-	if len(env.In.FixedEdges) > 0 { // solo.go keeps no fixed edge
-		return false
-	}
+// soloMode is how the search of env takes chained LK (Options.Solo), nb
+// and nbOdd its nearest and quadrant lists: over the whole tour (SoloLK),
+// in each piece (SoloPieces) or not at all (SoloOff).
+func soloMode(env *Env, nb, nbOdd *neighbor.Lists, d *tour.Dist) SoloMode {
 	switch env.Opts.Solo {
 	case SoloLK:
-		return true
+		if len(env.In.FixedEdges) > 0 { // solo.go keeps no fixed edge of a whole tour
+			return SoloOff
+		}
+		return SoloLK
 	case SoloOff, SoloPieces:
-		return false
-	}
-	if env.Workers > soloMaxWorkers {
-		return false
+		return env.Opts.Solo
 	}
 	// a clustered instance gains from the cluster pass of the pieces'
-	// search (docs/DECISIONS.md#cluster-pass), which chained LK lacks
-	return env.In.N >= soloAutoMinN && env.In.N <= soloAutoMaxN && !env.Crowded && env.Aid.Paths == nil && nbOdd != nb &&
-		!clustered(listSum(d, nb, nil), listSum(d, nbOdd, nil))
+	// search (docs/DECISIONS.md#cluster-pass), and lost with chained LK
+	if len(env.In.FixedEdges) > 0 || env.In.N < soloAutoMinN || env.In.N > soloAutoMaxN || env.Crowded || nbOdd == nb ||
+		clustered(listSum(d, nb, nil), listSum(d, nbOdd, nil)) {
+		return SoloOff
+	}
+	if env.Workers <= soloMaxWorkers && env.Aid.Paths == nil {
+		return SoloLK
+	}
+	return SoloPieces
 }
 
 // The typed values of the settings the partition search tells apart.
@@ -232,9 +238,10 @@ type partPieces struct {
 	segs   []*partSeg
 	wide   *neighbor.Lists // 2k nearest, for "global" segment lists
 	ls     []*ls           // each worker's local search, reused
-	// lkSeen is, for each city a piece's chained LK last searched, its
-	// path neighbours then (lkPair), so that the next piece queues only
-	// the cities whose neighbours changed since
+	// lkSeen is, where chained LK searches the pieces (SoloPieces), for
+	// each city a piece's LK last searched its tour neighbours then
+	// (lkPair), so that the next piece queues only the cities whose
+	// neighbours changed since; nil where the local search does
 	lkSeen []uint64
 }
 
@@ -353,17 +360,23 @@ func partLayout(n, w, size int) (p, rep int) {
 // took no stretch) and a warning when it stopped on an error.
 func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (*solver.WindowsAccount, string) {
 	c := env.Control
-	if soloFits(env, nb, nbOdd, d) {
+	mode := soloMode(env, nb, nbOdd, d)
+	if mode == SoloLK {
 		c.SetPhase(solver.PhaseSearch)
 		runSolos(env, t0, nbOdd, d)
 		return nil, ""
 	}
 	ctx, cancel := c.SetupContext()
 	defer cancel()
-	if q := piecesStart(env, d); q != nil {
-		t0 = q
+	if mode == SoloPieces && len(env.In.FixedEdges) == 0 { // a start tour that keeps them stays
+		if q := piecesStart(d); q != nil {
+			t0 = q
+		}
 	}
 	pr := newPartRun(env, ctx, t0, nb, nbOdd, d)
+	if mode == SoloPieces {
+		pr.lkSeen = make([]uint64, env.In.N)
+	}
 	c.SetPhase(solver.PhaseSearch)
 	rng := newRNG(env.Seed, runctl.StreamCut)
 	budget := int64(env.Opts.Kicks) * int64(env.Workers) // 0: until the time limit
@@ -429,9 +442,6 @@ func newPartRun(r *Env, ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lis
 	}
 	pr.layout(false)
 	pr.ls = make([]*ls, r.Workers)
-	if r.Opts.Solo == SoloPieces {
-		pr.lkSeen = make([]uint64, n)
-	}
 	pr.k5 = make([]*localsearch.FiveOpt, r.Workers+1)
 	for i := range pr.k5 {
 		pr.k5[i] = localsearch.NewFiveOpt()
@@ -817,7 +827,7 @@ func (pr *partRun) prepare(i int) {
 // on a clustered instance (where the nearest never leave a cluster).
 func (pr *partRun) segKind(i int) ListKind {
 	kind := pr.env.Opts.Candidates
-	if kind == ListMixed && pr.env.Opts.Solo == SoloPieces {
+	if kind == ListMixed && pr.lkSeen != nil {
 		// chained LK takes the quadrant lists, as over the whole tour
 		return ListQuadrant
 	}

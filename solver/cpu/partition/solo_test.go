@@ -155,27 +155,28 @@ func TestSoloSymmetric(t *testing.T) {
 	}
 }
 
-// TestSoloFits: by default one worker searches the whole tour by chained
-// LK on a uniform instance of 50,000 cities and the pieces on a clustered
-// one, a smaller one or beside another worker; lk and off override them.
-func TestSoloFits(t *testing.T) {
+// TestSoloMode: by default one worker searches the whole tour by chained
+// LK on a uniform instance of 50,000 cities, more workers its pieces by
+// chained LK, and a clustered or smaller instance the pieces by the local
+// search; lk, pieces and off override them.
+func TestSoloMode(t *testing.T) {
 	for _, c := range []struct {
-		kind    string
-		n       int
-		workers int
-		mode    SoloMode
-		want    bool
+		kind       string
+		n          int
+		workers    int
+		mode, want SoloMode
 	}{
-		{"portgen", 50000, 1, SoloAuto, true}, {"portcgen", 50000, 1, SoloAuto, false},
-		{"portgen", 50000, 2, SoloAuto, true}, {"portgen", 50000, 3, SoloAuto, false},
-		{"portgen", 3000, 1, SoloAuto, false}, {"portcgen", 3000, 4, SoloLK, true},
-		{"portcgen", 3000, 1, SoloLK, true}, {"portgen", 50000, 1, SoloOff, false},
+		{"portgen", 50000, 1, SoloAuto, SoloLK}, {"portcgen", 50000, 1, SoloAuto, SoloOff},
+		{"portgen", 50000, 2, SoloAuto, SoloPieces}, {"portgen", 50000, 16, SoloAuto, SoloPieces},
+		{"portcgen", 50000, 4, SoloAuto, SoloOff}, {"portgen", 3000, 1, SoloAuto, SoloOff},
+		{"portcgen", 3000, 4, SoloLK, SoloLK}, {"portcgen", 3000, 1, SoloLK, SoloLK},
+		{"portgen", 3000, 4, SoloPieces, SoloPieces}, {"portgen", 50000, 1, SoloOff, SoloOff},
 	} {
 		in := enginetest.DIMACS(t, c.kind, c.n, uint64(c.n))
 		env := &Env{In: in, Workers: c.workers, Opts: Options{Solo: c.mode}}
-		got := soloFits(env, neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8), tour.NewDist(in))
+		got := soloMode(env, neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8), tour.NewDist(in))
 		if got != c.want {
-			t.Errorf("%s of %d cities on %d workers, mode %d: %v, want %v", c.kind, c.n, c.workers, c.mode, got, c.want)
+			t.Errorf("%s of %d cities on %d workers, mode %d: %d, want %d", c.kind, c.n, c.workers, c.mode, got, c.want)
 		}
 	}
 }

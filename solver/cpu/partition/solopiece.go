@@ -11,10 +11,10 @@ import (
 
 // piecesStart is the start tour of pieces searched by chained LK, the
 // quick Borůvka tour, from which LK descends further than from a greedy
-// tour (solo.go); nil where it is not theirs or there are no coordinates.
-func piecesStart(env *Env, d *tour.Dist) []int32 {
+// tour (solo.go); nil without coordinates.
+func piecesStart(d *tour.Dist) []int32 {
 	x, y, _ := d.Coords()
-	if env.Opts.Solo != SoloPieces || len(env.In.FixedEdges) > 0 || x == nil {
+	if x == nil {
 		return nil
 	}
 	xy := make([]float64, 2*len(x))
@@ -25,9 +25,9 @@ func piecesStart(env *Env, d *tour.Dist) []int32 {
 }
 
 // lkPiece tells whether segment sg is searched by chained Lin–Kernighan
-// (Options.Solo SoloPieces): a piece of coordinates searched once.
+// (SoloPieces): a piece searched once.
 func (pr *partRun) lkPiece(sg *partSeg) bool {
-	return pr.env.Opts.Solo == SoloPieces && pr.rep == 1 && sg.m >= 8
+	return pr.lkSeen != nil && pr.rep == 1 && sg.m >= 8
 }
 
 // searchLK is search's chained Lin–Kernighan on piece seg: its local tour,
