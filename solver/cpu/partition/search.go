@@ -373,10 +373,7 @@ func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (*solver
 			t0 = q
 		}
 	}
-	pr := newPartRun(env, ctx, t0, nb, nbOdd, d)
-	if mode == SoloPieces {
-		pr.lkSeen = make([]uint64, env.In.N)
-	}
+	pr := newPartRun(env, ctx, t0, nb, nbOdd, d, mode == SoloPieces)
 	c.SetPhase(solver.PhaseSearch)
 	rng := newRNG(env.Seed, runctl.StreamCut)
 	budget := int64(env.Opts.Kicks) * int64(env.Workers) // 0: until the time limit
@@ -398,7 +395,7 @@ func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (*solver
 // merged search on all workers. It returns the tour and its length, ok
 // false when the run stopped before the round.
 func Descend(env *Env, ctx context.Context, t0 []int32, nb *neighbor.Lists, d *tour.Dist) (t []int32, length int64, ok bool) {
-	pr := newPartRun(env, ctx, t0, nb, nb, d)
+	pr := newPartRun(env, ctx, t0, nb, nb, d, false)
 	if env.Control.Done() {
 		return nil, 0, false
 	}
@@ -418,7 +415,7 @@ func Descend(env *Env, ctx context.Context, t0 []int32, nb *neighbor.Lists, d *t
 }
 
 // newPartRun readies a partition search of tour t0 in environment r.
-func newPartRun(r *Env, ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) *partRun {
+func newPartRun(r *Env, ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist, lk bool) *partRun {
 	n := r.In.N
 	pr := &partRun{env: r, ctx: ctx, nb: [2]*neighbor.Lists{nb, nbOdd}, t: append([]int32(nil), t0...),
 		partPieces: partPieces{segOf: make([]int32, n), local: make([]int32, n), border: make([]bool, n)}}
@@ -446,10 +443,14 @@ func newPartRun(r *Env, ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lis
 	for i := range pr.k5 {
 		pr.k5[i] = localsearch.NewFiveOpt()
 	}
+	if lk {
+		pr.lkSeen = make([]uint64, n)
+	}
 	// twice as many nearest cities, so that most cities keep k of them
 	// inside their segment; beyond partWideMaxN the lists' time and
-	// memory go to the search instead
-	if n <= partWideMaxN {
+	// memory go to the search instead, and chained LK in the pieces
+	// takes the quadrant lists
+	if n <= partWideMaxN && (!lk || r.Opts.Candidates != ListMixed) {
 		pr.wide, _ = neighbor.NearestContext(pr.ctx, r.In, 2*nb.K) // nil when the run ended
 	}
 	if r.Crowded {

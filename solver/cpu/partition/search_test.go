@@ -41,7 +41,7 @@ func newTestPartRunWith(t testing.TB, in *solver.Instance, w int, opts func(*Opt
 	}
 	nb, nbq := neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8)
 	t0 := runctl.To32(construct.KeepFixed(in, construct.Greedy(in, nb)))
-	return newPartRun(env, context.Background(), t0, nb, nbq, tour.NewDist(in))
+	return newPartRun(env, context.Background(), t0, nb, nbq, tour.NewDist(in), false)
 }
 
 // checkPartTour fails unless the partition search's tour is a permutation
