@@ -596,31 +596,20 @@ func (s *solo) queueKick(t [8]int32) {
 	}
 }
 
-// runSolos runs chained LK on each of env's workers, searches from the same tour with their own random streams that
-// trade tours by partition crossover (soloshare.go).
+// runSolos runs chained LK over the whole tour on each of env's workers,
+// searches from the same tour with their own random streams.
 func runSolos(env *Env, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
-	if env.Workers == 1 {
-		runSolo(env, 0, nil, t0, nb, d)
-		return
-	}
-	sh := newSoloShare(env.Workers)
 	var wg sync.WaitGroup
 	for w := range env.Workers {
-		// under a kicks budget the searches do not trade, whose timing
-		// would make the run depend on more than its seed and workers
-		var tr *soloTrade
-		if env.Opts.Kicks == 0 {
-			tr = newSoloTrade(sh, w, env.In.N)
-		}
-		wg.Go(func() { runSolo(env, w, tr, t0, nb, d) })
+		wg.Go(func() { runSolo(env, w, t0, nb, d) })
 	}
 	wg.Wait()
 }
 
 // runSolo is worker w's search in the partition search's place from
 // Options.Solo: an LK descent over the whole tour from every city, then
-// kicks until the run ends, trading tours through tr when not nil.
-func runSolo(env *Env, w int, tr *soloTrade, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
+// kicks until the run ends.
+func runSolo(env *Env, w int, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 	c := env.Control
 	s := newSolo(t0, d.Length(t0), nb, d, newRNG(env.Seed, runctl.StreamStitch^uint64(w)), nil)
 	if t := s.quickBoruvka(); t != nil { // LK descends further from it
@@ -657,9 +646,6 @@ func runSolo(env *Env, w int, tr *soloTrade, t0 []int32, nb *neighbor.Lists, d *
 		if s.kick(stop) {
 			kicks++
 			env.KicksDone[w].V.Add(1)
-		}
-		if tr != nil && tr.trade(s, env.In) {
-			s.drain(stop)
 		}
 		offer(false)
 	}

@@ -3,7 +3,6 @@ package partition
 import (
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/solver"
@@ -374,54 +373,5 @@ func TestSoloQuickBoruvkaDegenerate(t *testing.T) {
 		if err := solver.ValidateTour(runctl.ToInt(qb), in.N); err != nil {
 			t.Fatal(err)
 		}
-	}
-}
-
-// TestSoloTrade: two searches from different tours trade through a
-// soloShare: the first publishes with no tour to cross, the second takes
-// the crossover where it is shorter, and every tour stays a tour of the
-// length it keeps; after the next publication the first crosses too.
-func TestSoloTrade(t *testing.T) {
-	const n = 3000
-	in := uniformInstance(n, 11)
-	d := tour.NewDist(in)
-	nb := neighbor.Quadrant(in, 8)
-	sh := newSoloShare(2)
-	var ss [2]*solo
-	var trs [2]*soloTrade
-	for w := range 2 {
-		t0 := newRNG(uint64(w)+1, 1).RandomTour(n)
-		ss[w] = newSolo(t0, d.Length(t0), nb, d, runctl.NewRand(uint64(w)+1, 2), nil)
-		for c := range int32(n) {
-			ss[w].push(c)
-		}
-		ss[w].drain(func() bool { return false })
-		for range 100 {
-			ss[w].kick(func() bool { return false })
-		}
-		trs[w] = newSoloTrade(sh, w, n)
-		trs[w].last = time.Time{}
-	}
-	if trs[0].trade(ss[0], in) {
-		t.Fatal("the first worker crossed with no tour published")
-	}
-	taken := 0
-	for _, w := range []int{1, 0} {
-		before := ss[w].length
-		trs[w].last = time.Time{}
-		if trs[w].trade(ss[w], in) {
-			taken++
-			if ss[w].length >= before {
-				t.Fatalf("worker %d took a crossover of %d, its own %d", w, ss[w].length, before)
-			}
-		} else if ss[w].length != before {
-			t.Fatalf("worker %d: %d without a trade, %d before", w, ss[w].length, before)
-		}
-		soloCheck(t, ss[w], d, "after the trade")
-		ss[w].drain(func() bool { return false })
-		soloCheck(t, ss[w], d, "after the trade's descent")
-	}
-	if taken == 0 {
-		t.Fatal("no worker took the crossover of two different local optima")
 	}
 }
