@@ -104,14 +104,23 @@ func newSolo(t0 []int32, length int64, nb *neighbor.Lists, d *tour.Dist, rng *ru
 			}
 		}
 	}
-	if x, y, ceil := d.Coords(); x != nil {
-		s.xy, s.ceil = make([]float64, 2*n), ceil
-		for i := range n {
-			s.xy[2*i], s.xy[2*i+1] = x[i], y[i]
-		}
-	}
+	s.xy, s.ceil = sideBySide(d)
 	s.symmetric(nb)
 	return s
+}
+
+// sideBySide is d's coordinates, x and y of each city side by side, and
+// whether they round up (CEIL_2D); nil where d has none.
+func sideBySide(d *tour.Dist) ([]float64, bool) {
+	x, y, ceil := d.Coords()
+	if x == nil {
+		return nil, false
+	}
+	xy := make([]float64, 2*len(x))
+	for i := range x {
+		xy[2*i], xy[2*i+1] = x[i], y[i]
+	}
+	return xy, ceil
 }
 
 // dist is the distance of a and b, inline from coordinates, rounded as
@@ -612,7 +621,7 @@ func runSolos(env *Env, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 func runSolo(env *Env, w int, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 	c := env.Control
 	s := newSolo(t0, d.Length(t0), nb, d, newRNG(env.Seed, runctl.StreamStitch^uint64(w)), nil)
-	if t := s.quickBoruvka(); t != nil { // LK descends further from it
+	if t := quickBoruvka(s.xy); t != nil { // LK descends further from it
 		s.l, s.length = twolevel.New(t), d.Length(t)
 		t0 = t
 	}

@@ -335,7 +335,7 @@ func TestSoloQuickBoruvka(t *testing.T) {
 			return s.length
 		}
 		s := newSolo(greedy, d.Length(greedy), neighbor.Quadrant(in, 8), d, newRNG(1, 1), nil)
-		qb := s.quickBoruvka()
+		qb := quickBoruvka(s.xy)
 		if err := solver.ValidateTour(runctl.ToInt(qb), in.N); err != nil {
 			t.Fatalf("%s: %v", kind, err)
 		}
@@ -363,7 +363,7 @@ func TestSoloQuickBoruvkaDegenerate(t *testing.T) {
 		d := tour.NewDist(in)
 		rng := newRNG(2, 2)
 		s := newSolo(rng.RandomTour(in.N), 0, neighbor.Quadrant(in, 8), d, rng, nil)
-		qb := s.quickBoruvka()
+		qb := quickBoruvka(s.xy)
 		if flat {
 			if qb != nil {
 				t.Fatal("a tour of cities all at one point")

@@ -13,14 +13,7 @@ import (
 // quick Borůvka tour, from which LK descends further than from a greedy
 // tour (solo.go); nil without coordinates.
 func piecesStart(d *tour.Dist) []int32 {
-	x, y, _ := d.Coords()
-	if x == nil {
-		return nil
-	}
-	xy := make([]float64, 2*len(x))
-	for i := range x {
-		xy[2*i], xy[2*i+1] = x[i], y[i]
-	}
+	xy, _ := sideBySide(d)
 	return quickBoruvka(xy)
 }
 

@@ -6,17 +6,14 @@ import (
 	"slices"
 )
 
-// quickBoruvka is a start tour for chained LK, built as Applegate, Cook
+// quickBoruvka is a start tour for chained LK of the cities whose x and
+// y are side by side in xy, built as Applegate, Cook
 // and Rohe build theirs: pass after pass, the cities in order of x take
 // each the nearest city that can still join them (both of degree below
 // two, in different paths), found on a grid of buckets, until one path
 // holds every city; its ends close the tour. nil without coordinates.
 // LK descends further from it than from a greedy tour (linkern: pla85900
 // 144.0 M against 145.6 M, C100k.0 109.5 M against 112.0 M).
-func (s *solo) quickBoruvka() []int32 { return quickBoruvka(s.xy) }
-
-// quickBoruvka is the quick Borůvka tour of the cities whose x and y are
-// side by side in xy.
 func quickBoruvka(xy []float64) []int32 {
 	n := len(xy) / 2
 	if xy == nil || n < 8 {
