@@ -245,14 +245,16 @@ func TestPartitionRestrictedLists(t *testing.T) {
 // several tour paths keep a valid tour of the recorded length that never
 // gets longer, put the regions' gains into the tour (most of them: a
 // result that would split the tour is dropped), also with fixed edges of
-// the instance, and with several searches per region.
+// the instance, with several searches per region, and with chained LK
+// searching the regions.
 func TestPartitionRegionRounds(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		shape Shape
-		seg   int
-		fixed bool
-	}{{"region", ShapeRegion, 400, false}, {"alternate", ShapeAlternate, 400, false}, {"region", ShapeRegion, 300, true}, {"region", ShapeRegion, 1500, false}} {
+		name      string
+		shape     Shape
+		seg       int
+		fixed, lk bool
+	}{{"region", ShapeRegion, 400, false, false}, {"alternate", ShapeAlternate, 400, false, false}, {"region", ShapeRegion, 300, true, false},
+		{"region", ShapeRegion, 1500, false, false}, {"region-lk", ShapeRegion, 400, false, true}, {"region-lk", ShapeRegion, 300, true, true}} {
 		in := uniformInstance(3000, 26)
 		if tc.fixed {
 			g := construct.Greedy(in, neighbor.Nearest(in, 8))
@@ -261,6 +263,9 @@ func TestPartitionRegionRounds(t *testing.T) {
 			}
 		}
 		pr := newTestPartRun(t, in, 4, func(o *Options) { o.Seg, o.KicksPerCity, o.Shape = tc.seg, 0.5, tc.shape })
+		if tc.lk { // the pieces searched by chained LK, their virtual and fixed edges kept
+			pr.lkSeen = make([]uint64, in.N)
+		}
 		checkPartTour(t, pr, "start")
 		start := pr.length
 		rng := newRNG(7, 0)
