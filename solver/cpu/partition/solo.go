@@ -9,6 +9,7 @@ import (
 
 	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/tour"
 	"github.com/tsplab/tsplab/solver/tour/twolevel"
 )
@@ -89,21 +90,7 @@ type lkCand struct {
 func newSolo(t0 []int32, length int64, nb *neighbor.Lists, d *tour.Dist, rng *runctl.Rand, fixed [][2]int) *solo {
 	n := len(t0)
 	s := &solo{l: twolevel.New(t0), d: d, length: length, queued: make([]bool, n), rng: rng}
-	if len(fixed) > 0 {
-		s.fix = make([]int32, 2*n)
-		for i := range s.fix {
-			s.fix[i] = -1
-		}
-		for _, e := range fixed {
-			for k, a := range e {
-				if b, f := int32(e[1-k]), s.fix[2*a:2*a+2]; f[0] < 0 {
-					f[0] = b
-				} else {
-					f[1] = b
-				}
-			}
-		}
-	}
+	s.fix = problem.FixedPartners(n, fixed)
 	s.xy, s.ceil = sideBySide(d)
 	s.symmetric(nb)
 	return s
@@ -123,10 +110,15 @@ func sideBySide(d *tour.Dist) ([]float64, bool) {
 	return xy, ceil
 }
 
+// fixedEdge reports whether (a, b) is an edge no step removes.
+func (s *solo) fixedEdge(a, b int32) bool {
+	return s.fix != nil && (s.fix[2*a] == b || s.fix[2*a+1] == b)
+}
+
 // dist is the distance of a and b, inline from coordinates, rounded as
 // tour.Dist does.
 func (s *solo) dist(a, b int32) int64 {
-	if s.fix != nil && (s.fix[2*a] == b || s.fix[2*a+1] == b) {
+	if s.fixedEdge(a, b) {
 		return -soloFixed
 	}
 	if s.xy == nil {
@@ -146,7 +138,7 @@ func (s *solo) symmetric(nb *neighbor.Lists) {
 	n, k := len(s.queued), nb.K
 	deg := make([]int32, n+1)
 	for i, c := range nb.List {
-		if c >= 0 && int(c) != i/k && s.dist(int32(i/k), c) != -soloFixed {
+		if c >= 0 && int(c) != i/k && !s.fixedEdge(int32(i/k), c) {
 			deg[i/k]++
 			deg[c]++
 		}
@@ -158,7 +150,7 @@ func (s *solo) symmetric(nb *neighbor.Lists) {
 	fill := append([]int32(nil), s.at[:n]...)
 	s.nb = make([]soloCand, s.at[n])
 	for i, c := range nb.List {
-		if a := int32(i / k); c >= 0 && c != a && s.dist(a, c) != -soloFixed {
+		if a := int32(i / k); c >= 0 && c != a && !s.fixedEdge(a, c) {
 			s.nb[fill[a]].c, s.nb[fill[c]].c = c, a
 			fill[a]++
 			fill[c]++
@@ -560,7 +552,7 @@ func (s *solo) kickEnds() ([4]int32, bool) {
 		t[i] = s.walk(l.Next(t[i-1]))
 	}
 	for i := range t {
-		if s.dist(t[i], l.Next(t[i])) == -soloFixed {
+		if s.fixedEdge(t[i], l.Next(t[i])) {
 			return t, false
 		}
 		for j := i + 1; j < 4; j++ {

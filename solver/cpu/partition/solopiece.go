@@ -51,7 +51,7 @@ func (pr *partRun) searchLK(wk, seg int, end time.Time) (int64, int64) {
 	}
 	for j := range int32(m) {
 		p, nx := (j+int32(m)-1)%int32(m), (j+1)%int32(m)
-		if s.dist(p, j) < 0 || s.dist(j, nx) < 0 || pr.lkSeen[sg.cities[j]] != lkPair(sg.cities[p], sg.cities[nx]) {
+		if s.fixedEdge(p, j) || s.fixedEdge(j, nx) || pr.lkSeen[sg.cities[j]] != lkPair(sg.cities[p], sg.cities[nx]) {
 			s.push(j)
 		}
 	}
@@ -70,7 +70,7 @@ func (pr *partRun) searchLK(wk, seg int, end time.Time) (int64, int64) {
 		p, nx := t[(q+m-1)%m], t[(q+1)%m]
 		// a city the descent left queued when the time ran out is not
 		// searched yet
-		if !s.queued[x] && s.dist(p, x) >= 0 && s.dist(x, nx) >= 0 {
+		if !s.queued[x] && !s.fixedEdge(p, x) && !s.fixedEdge(x, nx) {
 			pr.lkSeen[sg.cities[x]] = lkPair(sg.cities[p], sg.cities[nx])
 		}
 	}
