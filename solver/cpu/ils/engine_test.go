@@ -537,42 +537,32 @@ func TestMergedRestarts(t *testing.T) {
 	}
 }
 
-// TestEngineContractAutoSolo runs the engine contract on one worker's
-// chained Lin–Kernighan over the whole tour (solo=lk), forced on with the
-// partition search on 1,200 cities.
+// TestEngineContractAutoSolo runs the engine contract on chained
+// Lin–Kernighan, forced on with the partition search: over the whole tour
+// on one worker and 1,200 cities (solo=lk), and in the pieces on two
+// workers and 4,000 cities, a piece of 2,000 cities each (solo=pieces).
 func TestEngineContractAutoSolo(t *testing.T) {
 	eng, err := solver.Lookup("auto", solver.BackendCPU)
 	if err != nil {
 		t.Fatal(err)
 	}
-	budget := withOpts(budgetParams("auto", 1, 1), "partition=on", "solo=lk", "kicks=200")
-	cfg := enginetest.Config{
-		N:      1200,
-		Budget: func(solver.Engine) solver.Params { return budget },
-		Open: func(solver.Engine) solver.Params {
-			return solver.Params{Workers: 1, Config: func(o *ilsOptions) { o.partition, o.solo = partOn, partition.SoloLK }}
-		},
+	for _, c := range []struct {
+		solo, kicks string
+		mode        partition.SoloMode
+		workers, n  int
+	}{{"lk", "kicks=200", partition.SoloLK, 1, 1200}, {"pieces", "kicks=400", partition.SoloPieces, 2, 4000}} {
+		t.Run(c.solo, func(t *testing.T) {
+			budget := withOpts(budgetParams("auto", 1, c.workers), "partition=on", "solo="+c.solo, c.kicks)
+			cfg := enginetest.Config{
+				N:      c.n,
+				Budget: func(solver.Engine) solver.Params { return budget },
+				Open: func(solver.Engine) solver.Params {
+					return solver.Params{Workers: c.workers, Config: func(o *ilsOptions) { o.partition, o.solo = partOn, c.mode }}
+				},
+			}
+			enginetest.Run(t, eng, cfg)
+		})
 	}
-	enginetest.Run(t, eng, cfg)
-}
-
-// TestEngineContractAutoPieces runs the engine contract on the partition
-// search whose pieces chained Lin–Kernighan searches (solo=pieces), on two
-// workers and 4,000 cities, a piece of 2,000 cities each.
-func TestEngineContractAutoPieces(t *testing.T) {
-	eng, err := solver.Lookup("auto", solver.BackendCPU)
-	if err != nil {
-		t.Fatal(err)
-	}
-	budget := withOpts(budgetParams("auto", 1, 2), "partition=on", "solo=pieces", "kicks=400")
-	cfg := enginetest.Config{
-		N:      4000,
-		Budget: func(solver.Engine) solver.Params { return budget },
-		Open: func(solver.Engine) solver.Params {
-			return solver.Params{Workers: 2, Config: func(o *ilsOptions) { o.partition, o.solo = partOn, partition.SoloPieces }}
-		},
-	}
-	enginetest.Run(t, eng, cfg)
 }
 
 // TestAutoOneWorkerSolo: auto on one worker on 50,000 uniform cities
