@@ -107,11 +107,11 @@ func TestSoloAlternate(t *testing.T) {
 		t2 := s.l.Next(c)
 		mark := len(s.log)
 		s.added, s.removed = s.added[:0], append(s.removed[:0], c, t2)
-		s.removedAt[(c^t2)&(soloHash-1)]++
+		s.removedAt[soloPair(c, t2)]++
 		s.best, s.bestAt = 0, 0
 		before := s.l.Tour(nil)
 		ok := s.alternate(c, t2, mark)
-		s.removedAt[(c^t2)&(soloHash-1)]--
+		s.removedAt[soloPair(c, t2)]--
 		if ok {
 			s.undo(mark + s.bestAt)
 			s.length -= s.best

@@ -180,18 +180,18 @@ func (s *solo) altGo(t1, last int32, G int64, level, mark int, t ...int32) bool 
 		a, b := t[i], t[i+1]
 		if i%2 == 0 {
 			s.added = append(s.added, a, b)
-			s.addedAt[(a^b)&(soloHash-1)]++
+			s.addedAt[soloPair(a, b)]++
 		} else {
 			s.removed = append(s.removed, a, b)
-			s.removedAt[(a^b)&(soloHash-1)]++
+			s.removedAt[soloPair(a, b)]++
 		}
 	}
 	ok := s.step(t1, last, G, level, mark)
 	for i := 0; i+1 < len(t); i++ {
 		if a, b := t[i], t[i+1]; i%2 == 0 {
-			s.addedAt[(a^b)&(soloHash-1)]--
+			s.addedAt[soloPair(a, b)]--
 		} else {
-			s.removedAt[(a^b)&(soloHash-1)]--
+			s.removedAt[soloPair(a, b)]--
 		}
 	}
 	s.added, s.removed = s.added[:na], s.removed[:nr]
