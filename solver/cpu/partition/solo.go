@@ -54,12 +54,9 @@ type solo struct {
 	// it added and removed
 	best           int64
 	bestAt         int
-	added, removed []int32
-	// addedAt and removedAt count the pairs of added and removed by the
-	// hash a^b of their ends, so that most lookups need no scan
-	addedAt, removedAt [soloHash]uint8
-	cands              [len(soloBreadth)][4]lkCand
-	flips              int64 // the flips made, the run's moves evaluated
+	added, removed soloEdges
+	cands          [len(soloBreadth)][4]lkCand
+	flips          int64 // the flips made, the run's moves evaluated
 	// fix holds each city's partners by fixed edges, two a city (-1:
 	// none): a piece's closing or virtual edges and the instance's; nil
 	// without any
@@ -257,15 +254,15 @@ func (s *solo) pop() int32 {
 func (s *solo) improve(t1 int32) bool {
 	t2 := s.l.Next(t1)
 	mark := len(s.log)
-	s.added, s.removed = s.added[:0], append(s.removed[:0], t1, t2)
-	s.removedAt[soloPair(t1, t2)]++
+	s.removed.add(t1, t2)
 	s.best, s.bestAt = 0, 0
 	ok := s.step(t1, t2, s.dist(t1, t2), 0, mark)
 	if !ok {
 		s.undo(mark)
 		ok = s.alternate(t1, t2, mark)
 	}
-	s.removedAt[soloPair(t1, t2)]--
+	s.added.drop(0)
+	s.removed.drop(0)
 	if !ok {
 		s.undo(mark)
 		return false
@@ -325,14 +322,14 @@ func (s *solo) plainCands(t1, last int32, G, floor int64, fwd bool, breadth int,
 		if g1 <= floor {
 			break
 		}
-		if t3 == t1 || t3 == sl || t3 == pl || soloHas(&s.removedAt, s.removed, last, t3) {
+		if t3 == t1 || t3 == sl || t3 == pl || s.removed.has(last, t3) {
 			continue
 		}
 		t4 := l.Next(t3)
 		if fwd {
 			t4 = l.Prev(t3)
 		}
-		if t4 == t1 || soloHas(&s.addedAt, s.added, t3, t4) {
+		if t4 == t1 || s.added.has(t3, t4) {
 			continue
 		}
 		g := g1 + s.dist(t3, t4)
@@ -379,18 +376,14 @@ func (s *solo) plainStep(t1, last int32, c lkCand, fwd bool, level, mark int) bo
 // c.t3) and removed (c.t3, c.t4), those edges kept from later levels; it
 // reports whether the step gained, the flip undone if not.
 func (s *solo) deeper(a int32, c lkCand, t1, last int32, level, mark int) bool {
-	na, nr := len(s.added), len(s.removed)
-	s.added = append(s.added, a, c.t3)
-	s.removed = append(s.removed, c.t3, c.t4)
-	s.addedAt[soloPair(a, c.t3)]++
-	s.removedAt[soloPair(c.t3, c.t4)]++
-	ok := s.step(t1, last, c.g, level+1, mark)
-	s.addedAt[soloPair(a, c.t3)]--
-	s.removedAt[soloPair(c.t3, c.t4)]--
-	if ok {
+	na, nr := s.added.n(), s.removed.n()
+	s.added.add(a, c.t3)
+	s.removed.add(c.t3, c.t4)
+	if s.step(t1, last, c.g, level+1, mark) {
 		return true
 	}
-	s.added, s.removed = s.added[:na], s.removed[:nr]
+	s.added.drop(na)
+	s.removed.drop(nr)
 	s.undo(len(s.log) - 1)
 	return false
 }
@@ -411,14 +404,14 @@ func (s *solo) makMorton(t1, last int32, G, floor int64, fwd bool, cands []lkCan
 		if g1 <= floor {
 			break
 		}
-		if t3 == last || t3 == fp || soloHas(&s.removedAt, s.removed, t1, t3) {
+		if t3 == last || t3 == fp || s.removed.has(t1, t3) {
 			continue
 		}
 		t4 := l.Prev(t3)
 		if fwd {
 			t4 = l.Next(t3)
 		}
-		if soloHas(&s.addedAt, s.added, t3, t4) {
+		if s.added.has(t3, t4) {
 			continue
 		}
 		if g := g1 + s.dist(t3, t4); len(cands) == 0 || g > cands[0].g {
@@ -447,35 +440,61 @@ func (s *solo) mmStep(t1, last int32, c lkCand, level, mark int) bool {
 	return s.deeper(t1, c, c.t4, last, level, mark)
 }
 
-// soloHash is the length of the pair counts by hash, small enough to
-// stay in the first-level cache: a step adds and removes at most 2 ×
-// soloDepth edges.
-const (
-	soloBits = 12
-	soloHash = 1 << soloBits
-)
-
-// soloPair is the slot of the edge (a, b) in the pair counts, the same
-// for (b, a): the sum spreads the edges of neighbouring city numbers,
-// whose exclusive or is small and alike (on pla85900 the xor of the two
-// ends made the scan of soloHas 18 % of a run).
-func soloPair(a, b int32) uint32 {
-	return uint32(a+b) * 0x9e3779b1 >> (32 - soloBits)
+// soloEdges is a set of edges, taken out last first as an LK step's
+// added or removed edges are, in an open-addressed table: a lookup reads
+// one slot or a few, where a list would be scanned.
+type soloEdges struct {
+	key  [soloSlots]uint64 // an edge's ends, the smaller first; 0 empty
+	slot []uint16          // the filled slots in the order filled
 }
 
-// soloHas reports whether the edge (a, b) is among the pairs of e, whose
-// counts by hash are at: it scans e only when a pair of the same hash is
-// there.
-func soloHas(at *[soloHash]uint8, e []int32, a, b int32) bool {
-	if at[soloPair(a, b)] == 0 {
-		return false
+// soloSlots is the table's length, small enough for the first-level
+// cache and many times the edges of a step (two a level, soloDepth
+// levels, and the alternate step's).
+const (
+	soloSlotBits = 10
+	soloSlots    = 1 << soloSlotBits
+)
+
+// slot0 is the edge's key and the first slot it may take.
+func (e *soloEdges) slot0(a, b int32) (uint64, uint64) {
+	if a > b {
+		a, b = b, a
 	}
-	for i := 0; i+1 < len(e); i += 2 {
-		if (e[i] == a && e[i+1] == b) || (e[i] == b && e[i+1] == a) {
+	k := 1<<63 | uint64(a)<<32 | uint64(b)
+	return k, k * 0x9e3779b97f4a7c15 >> (64 - soloSlotBits)
+}
+
+func (e *soloEdges) add(a, b int32) {
+	k, i := e.slot0(a, b)
+	for e.key[i] != 0 {
+		i = (i + 1) & (soloSlots - 1)
+	}
+	e.key[i] = k
+	e.slot = append(e.slot, uint16(i))
+}
+
+func (e *soloEdges) has(a, b int32) bool {
+	k, i := e.slot0(a, b)
+	for ; e.key[i] != 0; i = (i + 1) & (soloSlots - 1) {
+		if e.key[i] == k {
 			return true
 		}
 	}
 	return false
+}
+
+// n is the number of edges in e.
+func (e *soloEdges) n() int { return len(e.slot) }
+
+// drop takes out all but the first n edges added: clearing their slots
+// keeps every probe sequence whole, as the edges added after an edge are
+// taken out before it.
+func (e *soloEdges) drop(n int) {
+	for _, i := range e.slot[n:] {
+		e.key[i] = 0
+	}
+	e.slot = e.slot[:n]
 }
 
 // walk is a random walk of soloWalk candidate steps from c, never

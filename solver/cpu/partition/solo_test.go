@@ -90,7 +90,7 @@ func TestSoloAlternate(t *testing.T) {
 	for range 3 {
 		for c := range int32(1500) {
 			mark := len(s.log)
-			s.added, s.removed = s.added[:0], append(s.removed[:0], c, s.l.Next(c))
+			s.removed.add(c, s.l.Next(c))
 			s.best, s.bestAt = 0, 0
 			if s.step(c, s.l.Next(c), s.dist(c, s.l.Next(c)), 0, mark) {
 				s.undo(mark + s.bestAt)
@@ -99,6 +99,8 @@ func TestSoloAlternate(t *testing.T) {
 				s.undo(mark)
 			}
 			s.log = s.log[:0]
+			s.added.drop(0)
+			s.removed.drop(0)
 		}
 	}
 	soloCheck(t, s, d, "after the plain steps")
@@ -106,12 +108,12 @@ func TestSoloAlternate(t *testing.T) {
 	for c := range int32(1500) {
 		t2 := s.l.Next(c)
 		mark := len(s.log)
-		s.added, s.removed = s.added[:0], append(s.removed[:0], c, t2)
-		s.removedAt[soloPair(c, t2)]++
+		s.removed.add(c, t2)
 		s.best, s.bestAt = 0, 0
 		before := s.l.Tour(nil)
 		ok := s.alternate(c, t2, mark)
-		s.removedAt[soloPair(c, t2)]--
+		s.added.drop(0)
+		s.removed.drop(0)
 		if ok {
 			s.undo(mark + s.bestAt)
 			s.length -= s.best

@@ -175,26 +175,17 @@ func (s *solo) altGo(t1, last int32, G int64, level, mark int, t ...int32) bool 
 	if cg := G - s.dist(last, t1); cg > s.best {
 		s.best, s.bestAt = cg, len(s.log)-mark
 	}
-	na, nr := len(s.added), len(s.removed)
+	na, nr := s.added.n(), s.removed.n()
 	for i := 0; i+1 < len(t); i++ {
-		a, b := t[i], t[i+1]
 		if i%2 == 0 {
-			s.added = append(s.added, a, b)
-			s.addedAt[soloPair(a, b)]++
+			s.added.add(t[i], t[i+1])
 		} else {
-			s.removed = append(s.removed, a, b)
-			s.removedAt[soloPair(a, b)]++
+			s.removed.add(t[i], t[i+1])
 		}
 	}
 	ok := s.step(t1, last, G, level, mark)
-	for i := 0; i+1 < len(t); i++ {
-		if a, b := t[i], t[i+1]; i%2 == 0 {
-			s.addedAt[soloPair(a, b)]--
-		} else {
-			s.removedAt[soloPair(a, b)]--
-		}
-	}
-	s.added, s.removed = s.added[:na], s.removed[:nr]
+	s.added.drop(na)
+	s.removed.drop(nr)
 	if ok || s.best > 0 {
 		return true
 	}
