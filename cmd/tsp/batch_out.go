@@ -37,6 +37,10 @@ type batchLine struct {
 	Seed          uint64       `json:"seed"`
 	Algorithm     string       `json:"algorithm"`
 	Backend       string       `json:"backend"`
+	// Options are the engine's options the run took, as --opt gives
+	// them: the work the batch chose for the instance's size (kicks, and
+	// pop's ga and rounds) or the one given.
+	Options map[string]string `json:"options,omitempty"`
 	// Route marks an open path and its ends, as the run record's
 	// account.route does (omitted for a closed tour).
 	Route *solver.RouteAccount `json:"route,omitempty"`

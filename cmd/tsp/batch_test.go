@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // circleLines writes a file of k instance lines, each n points on a
@@ -322,24 +325,58 @@ func TestBatchCPUInputOrder(t *testing.T) {
 }
 
 // TestBatchDefaultWork: without --time-each the batch runs on the work
-// its sizes give; the same seed gives the same tours, whatever --chunk.
+// its sizes give and says it in each line (CPU auto: pop's population
+// search, its ga, kicks and rounds; --opt kicks=N: auto's N kicks), each
+// tour a tour of its instance of the length the line says; the same
+// seed gives the same tours, whatever --chunk.
 func TestBatchDefaultWork(t *testing.T) {
 	dir := t.TempDir()
 	in := circleLines(t, dir, 6, 37)
-	tours := func(chunk string) [][]int64 {
-		res := filepath.Join(dir, "r"+chunk+".jsonl")
-		code, _, stderr := tsp(t, "batch", in, "--out", res, "--backend", "cpu", "--jobs", "1", "--tours", "--chunk", chunk, "--seed", "5", "--quiet")
-		if code != 0 {
-			t.Fatalf("--chunk %s: exit %d, %s", chunk, code, stderr)
+	var ins []*solver.Instance
+	batchItems(context.Background(), []string{in}, true, func(it batchItem) bool {
+		x, _, _, err := it.load(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, x)
+		return true
+	})
+	run := func(args ...string) [][]int64 {
+		res := filepath.Join(dir, strings.Join(args, "")+".jsonl")
+		args = append([]string{"batch", in, "--out", res, "--backend", "cpu", "--jobs", "1", "--tours", "--seed", "5", "--quiet"}, args...)
+		if code, _, stderr := tsp(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d, %s", args, code, stderr)
+		}
+		ls := readResults(t, res)
+		if len(ls) != len(ins) {
+			t.Fatalf("%v: %d lines, want %d", args, len(ls), len(ins))
 		}
 		var out [][]int64
-		for _, l := range readResults(t, res) {
+		for i, l := range ls {
+			tour := make([]int, len(l.Tour))
+			for k, id := range l.Tour {
+				tour[k] = int(id) - 1
+			}
+			if err := solver.ValidateTour(tour, ins[i].N); err != nil {
+				t.Fatalf("%v: line %d: %v", args, l.Line, err)
+			}
+			if want := ins[i].FormatLength(solver.TourLength(ins[i], tour)); string(l.Length) != want {
+				t.Errorf("%v: line %d says length %s, its tour has %s", args, l.Line, l.Length, want)
+			}
 			out = append(out, l.Tour)
+		}
+		work := map[string]string{"ga": popBatchGA, "kicks": popBatchKicks, "rounds": popBatchRounds}
+		if slices.Contains(args, "--opt") {
+			work = map[string]string{"kicks": "300"}
+		}
+		if !maps.Equal(ls[0].Options, work) {
+			t.Errorf("%v: the line's options %v, want %v", args, ls[0].Options, work)
 		}
 		return out
 	}
-	a, b := tours("1"), tours("4")
-	if len(a) != 6 || !slices.EqualFunc(a, b, slices.Equal[[]int64]) {
+	a, b := run("--chunk", "1"), run("--chunk", "4")
+	if !slices.EqualFunc(a, b, slices.Equal[[]int64]) {
 		t.Fatalf("--chunk 1 gave %v, --chunk 4 %v: want the same 6 tours", a, b)
 	}
+	run("--opt", "kicks=300")
 }

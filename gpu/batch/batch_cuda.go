@@ -169,7 +169,11 @@ func (pr *Prepared) Finish() ([]solver.Result, error) {
 	}
 	res := make([]solver.Result, len(ins))
 	for i, in := range ins {
-		r, err := solver.Finish(in, batchEngine{}, pr.p, solver.Outcome{Tour: tours[i], Steps: steps[i], Start: start, Stopped: reason != "", Reason: reason, Device: pr.label})
+		q := pr.p // with the instance's kicks a search, the work it was given
+		if pr.budgets != nil {
+			q = q.WithExtra("kicks", strconv.FormatInt(pr.budgets[i], 10))
+		}
+		r, err := solver.Finish(in, batchEngine{}, q, solver.Outcome{Tour: tours[i], Steps: steps[i], Start: start, Stopped: reason != "", Reason: reason, Device: pr.label})
 		if err != nil {
 			return nil, fmt.Errorf("gpu batch: %s: %w", in.Name, err)
 		}

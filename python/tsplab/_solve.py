@@ -377,7 +377,7 @@ def solve_batch(
 ) -> List[Result]:
     """solve_batch solves many instances in one run of `tsp batch` and
     returns their results in order. Each instance gets the batch's work
-    budget by its size (kicks a city), ending as soon as that work is
+    budget by its size (docs/BATCH.md), ending as soon as that work is
     done; time, when given, caps each instance at that many seconds. Each instance is a
     file path, a dict with one of "points", "matrix" or "file", or a
     sequence of (x, y) points. jobs is how many run at once on the CPU (0:
