@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
@@ -67,29 +68,51 @@ const defaultChunk = 4096
 // device, the other's kernel keeps the GPU busy.
 const lanesPerGPU = 2
 
-// dealChunks cuts items into chunks for lanes lanes and sends them to out
-// in the order they come, closing it at the end: a chunk of size items
-// whenever a lane waits for one and no item is at hand, and whenever more
-// than lanes × size items wait; at the end the rest is cut into lanes
-// equal chunks (fewer where fewer items are left), so that the lanes end
-// together.
-func dealChunks[T any](ctx context.Context, items <-chan T, size, lanes int, out chan<- []T) {
+// fullChunk is the weight of a whole chunk: an item a GPU holds c of at
+// once weighs fullChunk/c, so that c such items make one chunk (c² + c <
+// fullChunk for any --chunk) and a chunk of mixed sizes fills a GPU as
+// far as each item's share says.
+const fullChunk = 1 << 40
+
+// dealChunks cuts items into chunks of at most fullChunk in weight (at
+// least one item; whole once another item like the last would not fit)
+// for lanes lanes and sends them to out in the order they come, closing
+// it at the end: a whole chunk whenever a lane waits for
+// one and no item is at hand, and whenever more than lanes chunks wait;
+// at the end the rest is cut into lanes chunks of equal weight (fewer
+// where fewer items are left), so that the lanes end together.
+func dealChunks[T any](ctx context.Context, items <-chan T, weight func(T) int64, lanes int, out chan<- []T) {
 	defer close(out)
 	var buf []T
-	for {
-		var head []T
-		var offer chan<- []T // nil, never chosen, while less than a chunk waits
-		if len(buf) >= size {
-			head, offer = buf[:size:size], out
+	var ws []int64        // the weights of buf's items
+	var sum int64         // and their sum
+	take := func(k int) { // the head of k items sent
+		for _, w := range ws[:k] {
+			sum -= w
 		}
-		if len(buf) > size*lanes {
+		buf, ws = buf[k:], ws[k:]
+	}
+	for {
+		k, acc := 0, int64(0) // the items of a whole chunk at buf's head (0: none yet)
+		for k < len(ws) && (k == 0 || acc+ws[k] <= fullChunk) {
+			acc += ws[k]
+			k++
+		}
+		if k == len(ws) && (k == 0 || acc+ws[k-1] <= fullChunk) { // another like the last would fit
+			k = 0
+		}
+		if sum > int64(lanes)*fullChunk {
 			select {
-			case out <- head:
-				buf = buf[size:]
+			case out <- buf[:k:k]:
+				take(k)
 			case <-ctx.Done():
 				return
 			}
 			continue
+		}
+		var offer chan<- []T // nil, never chosen, while less than a chunk waits
+		if k > 0 {
+			offer = out
 		}
 		var it T
 		var ok, got bool
@@ -101,8 +124,8 @@ func dealChunks[T any](ctx context.Context, items <-chan T, size, lanes int, out
 		if !got {
 			select {
 			case it, ok = <-items:
-			case offer <- head:
-				buf = buf[size:]
+			case offer <- buf[:k:k]:
+				take(k)
 				continue
 			case <-ctx.Done():
 				return
@@ -111,15 +134,22 @@ func dealChunks[T any](ctx context.Context, items <-chan T, size, lanes int, out
 		if !ok {
 			break
 		}
-		buf = append(buf, it)
+		w := weight(it)
+		buf, ws, sum = append(buf, it), append(ws, w), sum+w
 	}
 	k := min(lanes, len(buf))
+	acc, from := int64(0), 0
 	for g := range k {
+		to := from + 1 // the last item whose running weight is within g+1 k-ths of the total, leaving one for each part after
+		for acc += ws[from]; to < len(buf)-(k-g-1) && (acc+ws[to])*int64(k) <= int64(g+1)*sum; to++ {
+			acc += ws[to]
+		}
 		select {
-		case out <- buf[g*len(buf)/k : (g+1)*len(buf)/k]:
+		case out <- buf[from:to]:
 		case <-ctx.Done():
 			return
 		}
+		from = to
 	}
 }
 
@@ -169,12 +199,8 @@ func runGPUBatch(ctx context.Context, e *env, r *batchRequest, g batchGPU, items
 			}
 			return
 		}
-		size, in := r.chunk, parsed
-		if size == 0 {
-			size, in = chunkFromFirst(first, parsed)
-		}
-		dealChunks(ctx, in, size, len(devs)*lanesPerGPU, chunks)
-		for range in { // drain after a cancel
+		dealChunks(ctx, parsed, chunkWeight(first, r.chunk), len(devs)*lanesPerGPU, chunks)
+		for range parsed { // drain after a cancel
 		}
 	}()
 	searched := searchChunks(ctx, g, lanes, len(devs)*lanesPerGPU, chunks)
@@ -324,27 +350,26 @@ func parseBatchItems(ctx context.Context, r *batchRequest, g batchGPU, items <-c
 	return out, wg.Wait
 }
 
-// chunkFromFirst is the chunk size of a batch whose first instance is
-// the first of parsed: what lane searches at once of it, and the channel
-// of the instances with that one put back first.
-func chunkFromFirst(lane gpuLane, parsed <-chan batchInst) (int, <-chan batchInst) {
-	x, ok := <-parsed
-	if !ok {
-		return defaultChunk, parsed
+// chunkWeight is an instance's weight in a chunk (dealChunks): with
+// --chunk N (chunk > 0) a chunk holds N instances, else as many of each
+// size as lane searches at once (defaultChunk where it does not say),
+// asked once a size and metric.
+func chunkWeight(lane gpuLane, chunk int) func(batchInst) int64 {
+	if chunk > 0 {
+		return func(batchInst) int64 { return fullChunk / int64(chunk) }
 	}
-	size := lane.capacity(x.in)
-	if size <= 0 {
-		size = defaultChunk
+	type kind struct {
+		n int
+		m solver.Metric
 	}
-	out := make(chan batchInst, cap(parsed))
-	go func() {
-		defer close(out)
-		out <- x
-		for y := range parsed {
-			out <- y
+	caps := map[kind]int64{}
+	return func(x batchInst) int64 {
+		k := kind{x.in.N, x.in.Metric}
+		if _, ok := caps[k]; !ok {
+			caps[k] = int64(cmp.Or(max(lane.capacity(x.in), 0), defaultChunk))
 		}
-	}()
-	return size, out
+		return fullChunk / caps[k]
+	}
 }
 
 // failChunk sends err as the outcome of each instance of c.

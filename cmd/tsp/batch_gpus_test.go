@@ -44,7 +44,7 @@ func TestDealChunks(t *testing.T) {
 		{0, 5, 2, nil},
 	} {
 		out := make(chan []batchItem)
-		go dealChunks(context.Background(), itemsOf(c.n), c.size, c.gpus, out)
+		go dealChunks(context.Background(), itemsOf(c.n), func(batchItem) int64 { return fullChunk / int64(c.size) }, c.gpus, out)
 		var sizes []int
 		next := 1
 		for ch := range out {
@@ -62,11 +62,33 @@ func TestDealChunks(t *testing.T) {
 	}
 }
 
+// TestDealChunksBySize: items of mixed sizes fill a chunk by the share
+// of a GPU each takes (lines 1 to 6 a quarter, 7 to 12 a half), never
+// more than one GPU's worth.
+func TestDealChunksBySize(t *testing.T) {
+	out := make(chan []batchItem)
+	go dealChunks(context.Background(), itemsOf(12), func(it batchItem) int64 {
+		return fullChunk / int64(4-2*((it.line-1)/6))
+	}, 1, out)
+	var got [][]int
+	for ch := range out {
+		var lines []int
+		for _, it := range ch {
+			lines = append(lines, it.line)
+		}
+		got = append(got, lines)
+	}
+	want := [][]int{{1, 2, 3, 4}, {5, 6, 7}, {8, 9}, {10, 11}, {12}}
+	if !slices.EqualFunc(got, want, slices.Equal[[]int]) {
+		t.Fatalf("chunks %v, want %v", got, want)
+	}
+}
+
 // TestDealChunksToWaitingLane: a lane that waits gets a whole chunk as
 // soon as the items for one are there, before the input ends.
 func TestDealChunksToWaitingLane(t *testing.T) {
 	items, out := make(chan int), make(chan []int)
-	go dealChunks(context.Background(), items, 3, 4, out)
+	go dealChunks(context.Background(), items, func(int) int64 { return fullChunk / 3 }, 4, out)
 	for i := range 3 {
 		items <- i
 	}
