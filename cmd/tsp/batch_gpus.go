@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"sync"
 
@@ -353,7 +354,8 @@ func parseBatchItems(ctx context.Context, r *batchRequest, g batchGPU, items <-c
 // chunkWeight is an instance's weight in a chunk (dealChunks): with
 // --chunk N (chunk > 0) a chunk holds N instances, else as many of each
 // size as lane searches at once (defaultChunk where it does not say),
-// asked once a size and metric.
+// asked of the first instance of each metric and size to three
+// significant bits, since lane answers only between its launches.
 func chunkWeight(lane gpuLane, chunk int) func(batchInst) int64 {
 	if chunk > 0 {
 		return func(batchInst) int64 { return fullChunk / int64(chunk) }
@@ -364,7 +366,7 @@ func chunkWeight(lane gpuLane, chunk int) func(batchInst) int64 {
 	}
 	caps := map[kind]int64{}
 	return func(x batchInst) int64 {
-		k := kind{x.in.N, x.in.Metric}
+		k := kind{x.in.N &^ (1<<max(bits.Len(uint(x.in.N))-3, 0) - 1), x.in.Metric}
 		if _, ok := caps[k]; !ok {
 			caps[k] = int64(cmp.Or(max(lane.capacity(x.in), 0), defaultChunk))
 		}

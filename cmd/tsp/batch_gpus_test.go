@@ -311,3 +311,33 @@ func TestBatchGPULeftOut(t *testing.T) {
 		t.Fatalf("the only GPU broken: %v, want its error", err)
 	}
 }
+
+// askedLane is a lane that counts the capacities asked of it: a GPU
+// answers only between its launches.
+type askedLane struct {
+	gpuLane
+	asked []int
+}
+
+func (l *askedLane) capacity(in *solver.Instance) int {
+	l.asked = append(l.asked, in.N)
+	return in.N / 10
+}
+
+// TestChunkWeight: an instance weighs its share of what a GPU holds at
+// once of its size, asked once for sizes alike to three significant
+// bits; --chunk N weighs each 1/N, asking nothing.
+func TestChunkWeight(t *testing.T) {
+	l := &askedLane{}
+	w := chunkWeight(l, 0)
+	for _, n := range []int{100, 101, 111, 112, 200, 100} {
+		in := &solver.Instance{N: n}
+		w(batchInst{in: in})
+	}
+	if got := w(batchInst{in: &solver.Instance{N: 120}}); got != fullChunk/11 || !slices.Equal(l.asked, []int{100, 112, 200}) {
+		t.Errorf("120 cities weigh %d (want %d), capacities asked for %v (want 100 112 200)", got, fullChunk/11, l.asked)
+	}
+	if got := chunkWeight(l, 5)(batchInst{in: &solver.Instance{N: 1000}}); got != fullChunk/5 || len(l.asked) != 3 {
+		t.Errorf("--chunk 5: weight %d, asked %v", got, l.asked)
+	}
+}
