@@ -7,6 +7,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -120,7 +121,8 @@ func TestSolveOnEachGPU(t *testing.T) {
 // tour depends on its id and the seed alone: the batch solved as one
 // chunk, and as three chunks of other instances in another order, each
 // joined from its instances prepared one by one (as tsp batch does),
-// gives the same tours, and the default budget is each instance's size's.
+// gives the same tours, and the default budget is each instance's size's,
+// said in its result's params.
 func TestSameWhateverTheChunk(t *testing.T) {
 	gputest.NeedDevice(t)
 	var ins []*solver.Instance
@@ -191,8 +193,8 @@ func TestSameWhateverTheChunk(t *testing.T) {
 		if in.N > 110 {
 			w = 0 // fewer searches where the table does not fit
 		}
-		if k := batchKicksFor(in.N); a.Steps%k != 0 || (w > 0 && a.Steps != k*int64(w)) {
-			t.Fatalf("instance %d (%d cities): %d kicks, want %d a search", i, in.N, a.Steps, k)
+		if k := batchKicksFor(in.N); a.Steps%k != 0 || (w > 0 && a.Steps != k*int64(w)) || a.Params.Text("kicks") != strconv.FormatInt(k, 10) {
+			t.Fatalf("instance %d (%d cities): %d kicks, kicks=%q in its params, want %d a search", i, in.N, a.Steps, a.Params.Text("kicks"), k)
 		}
 	}
 }
