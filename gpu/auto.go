@@ -3,6 +3,7 @@ package gpu
 import (
 	"time"
 
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/solver"
 	cpuils "github.com/tsplab/tsplab/solver/cpu/ils"
@@ -107,7 +108,9 @@ func decideAuto(in *solver.Instance, p solver.Params, limit time.Duration, c aut
 	f := a.Facts(c.cpu, in, limit)
 	f.Engine, f.StartGiven = strategy.GPUAuto, p.Start != nil
 	f.Options.NoWindows = c.noWindows
-	f.Devices = strategy.Devices{GPU: true, OrSpan: ils.OrSpanOK(in)}
+	// an instance the kernels cannot take is CPU auto's alone
+	_, kerr := device.MetricCode(in)
+	f.Devices = strategy.Devices{GPU: kerr == nil, OrSpan: kerr == nil && ils.OrSpanOK(in)}
 	return a.Decide(f)
 }
 

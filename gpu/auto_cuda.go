@@ -37,6 +37,9 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	// search on its tours (gpu/blockils/blockils.cu)
 	var pooled atomic.Bool // the engine's population took the GPU's block search
 	cpuAid := solver.Aid{Device: ascent.BoundDevice, Ascents: aid.Ascents}
+	if !st.GPU.Ascent {
+		cpuAid.Device = nil // an instance the kernels cannot take
+	}
 	if st.GPU.Pool {
 		cpuAid.Pool = func(in *solver.Instance, seed uint64) (solver.TourPool, error) {
 			tp, err := blockils.OpenTourPool(in, seed)

@@ -123,3 +123,46 @@ func runAuto(t *testing.T, in *solver.Instance, p solver.Params) (solver.Result,
 	gputest.CheckResult(t, "auto", in, res)
 	return res, el
 }
+
+// TestAutoWithoutKernels: GPU auto takes the instances its kernels cannot
+// (under 5 cities, a metric of coordinates they do not compute, a matrix
+// without coordinates), as CPU auto alone: a tour of every city, its
+// length as recomputed, and the account says the GPU took no part.
+func TestAutoWithoutKernels(t *testing.T) {
+	gputest.NeedDevice(t)
+	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 12
+	w := make([]int32, n*n)
+	for i := range n {
+		for j := range n {
+			if i != j {
+				w[i*n+j] = int32(1 + (i*j)%97 + i + j)
+			}
+		}
+	}
+	geo := gputest.RandomInstance(30, solver.Euc2D, 90, 3)
+	geo = solver.NewCoordInstance("geo", solver.Geo, geo.X, geo.Y, nil)
+	for _, in := range []*solver.Instance{
+		solver.NewCoordInstance("square", solver.Euc2D, []float64{0, 10, 10, 0}, []float64{0, 0, 10, 10}, nil),
+		geo,
+		{Name: "matrix", N: n, Metric: solver.Explicit, Matrix: w},
+	} {
+		in.Prepare()
+		r, err := solver.Run(context.Background(), e, in, solver.Params{Seed: 1, TimeLimit: 300 * time.Millisecond}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", in.Name, err)
+		}
+		if err := solver.ValidateTour(r.Tour, in.N); err != nil {
+			t.Fatalf("%s: %v", in.Name, err)
+		}
+		if got := solver.TourLength(in, r.Tour); got != r.Length {
+			t.Errorf("%s: length %d reported, %d recomputed", in.Name, r.Length, got)
+		}
+		if g := r.Account.GPU; g == nil || !g.Alone {
+			t.Errorf("%s: account %+v, want the CPU search alone", in.Name, r.Account.GPU)
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 
 // The bodies of GPU auto and GPU pop (register.go registers them).
 var (
-	autoImpl = device.Impl{Aided: solveAuto, Limit: device.AlwaysDefault, Inherit: cpuAutoDefaults, Plan: autoPlan}
+	autoImpl = device.Impl{Aided: solveAuto, Limit: device.AlwaysDefault, Inherit: cpuAutoDefaults, Plan: autoPlan, AnyInstance: true}
 	popImpl  = device.Impl{Aided: solvePop, Limit: popLimit}
 )
 

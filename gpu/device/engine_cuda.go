@@ -29,6 +29,9 @@ type Impl struct {
 	// Limit is the time limit of a run of p, without OptGPUs, that gives
 	// none (solver.DefaultLimiter; nil: none, the engine ends by itself).
 	Limit func(in *solver.Instance, p solver.Params) time.Duration
+	// AnyInstance: the body takes the instances the kernels cannot (under
+	// 5 cities, no coordinates), running on the cores alone there.
+	AnyInstance bool
 }
 
 // DefaultLimit is the implementation's time limit for a run of p that
@@ -60,7 +63,7 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	if err := Available(); err != nil {
 		return solver.Result{}, err
 	}
-	if in == nil || in.N < 5 {
+	if in == nil || in.N < 5 && !e.impl.AnyInstance {
 		return solver.Result{}, fmt.Errorf("%w: the GPU engines need at least 5 cities", ErrUnsupported)
 	}
 	// The same settings are refused with the same message on both
@@ -72,7 +75,7 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	if err := solver.CheckDevice(e, in, p); err != nil {
 		return solver.Result{}, err
 	}
-	if !e.anyMetric {
+	if !e.anyMetric && !e.impl.AnyInstance {
 		if _, err := MetricCode(in); err != nil {
 			return solver.Result{}, err
 		}
