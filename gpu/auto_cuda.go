@@ -33,33 +33,8 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if t != nil {
 		p.Start, cpu.Start = t, t
 	}
-	// Pool: the population search of the CPU engine puts the GPU's block
-	// search on its tours (gpu/blockils/blockils.cu)
-	var pooled atomic.Bool // the engine's population took the GPU's block search
-	cpuAid := solver.Aid{Device: ascent.BoundDevice, Ascents: aid.Ascents}
-	if !st.GPU.Ascent {
-		cpuAid.Device = nil // an instance the kernels cannot take
-	}
-	if st.GPU.Pool {
-		cpuAid.Pool = func(in *solver.Instance, seed uint64) (solver.TourPool, error) {
-			tp, err := blockils.OpenTourPool(in, seed)
-			pooled.Store(err == nil)
-			return tp, err
-		}
-	}
-	gpus := 1 // the GPU contexts the run's work takes
-	if st.GPU.Windows {
-		// the windows beside take every selected GPU context, a piece of
-		// the stretch on each
-		var sp splitPaths
-		for i, at := range device.SelectedIn(ctx) {
-			pw := ils.NewPathWindows(at, in, cfg.windows, p.Seed+uint64(i))
-			defer pw.Close()
-			sp = append(sp, pw)
-		}
-		gpus = len(sp)
-		cpuAid.Paths, cpuAid.PathShare = sp, cfg.beside
-	}
+	cpuAid, pooled, gpus, closeAll := autoAid(ctx, in, p.Seed, cfg, st, aid)
+	defer closeAll()
 	// account adds the GPU's start and windows to a CPU run's account
 	account := func(a *solver.Account) {
 		if gstart != nil {
@@ -90,6 +65,41 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device, Account: acc})
 	res.Stats = r.Stats
 	return res, err
+}
+
+// autoAid is the aid GPU auto gives CPU auto on a run by st: the ascent's
+// device where the kernels take the instance, the GPU's block search on
+// a population's tours (pooled: the population took it) and or-ils's
+// windows beside the partition search on every selected GPU context
+// (gpus of them, closed by closeAll).
+func autoAid(ctx context.Context, in *solver.Instance, seed uint64, cfg autoConfig, st strategy.Strategy, aid solver.Aid) (cpuAid solver.Aid, pooled *atomic.Bool, gpus int, closeAll func()) {
+	pooled, gpus, closeAll = new(atomic.Bool), 1, func() {}
+	cpuAid = solver.Aid{Device: ascent.BoundDevice, Ascents: aid.Ascents}
+	if !st.GPU.Ascent {
+		cpuAid.Device = nil // an instance the kernels cannot take
+	}
+	if st.GPU.Pool {
+		cpuAid.Pool = func(in *solver.Instance, seed uint64) (solver.TourPool, error) {
+			tp, err := blockils.OpenTourPool(in, seed)
+			pooled.Store(err == nil)
+			return tp, err
+		}
+	}
+	if st.GPU.Windows {
+		var sp splitPaths
+		var pws []*ils.PathWindows
+		for i, at := range device.SelectedIn(ctx) {
+			pws = append(pws, ils.NewPathWindows(at, in, cfg.windows, seed+uint64(i)))
+			sp = append(sp, pws[i])
+		}
+		gpus, closeAll = len(sp), func() {
+			for i := len(pws) - 1; i >= 0; i-- {
+				pws[i].Close()
+			}
+		}
+		cpuAid.Paths, cpuAid.PathShare = sp, cfg.beside
+	}
+	return cpuAid, pooled, gpus, closeAll
 }
 
 // autoLSStart returns the run's start tour, a 2-opt + Or-opt local

@@ -94,14 +94,7 @@ func dealChunks[T any](ctx context.Context, items <-chan T, weight func(T) int64
 		buf, ws = buf[k:], ws[k:]
 	}
 	for {
-		k, acc := 0, int64(0) // the items of a whole chunk at buf's head (0: none yet)
-		for k < len(ws) && (k == 0 || acc+ws[k] <= fullChunk) {
-			acc += ws[k]
-			k++
-		}
-		if k == len(ws) && (k == 0 || acc+ws[k-1] <= fullChunk) { // another like the last would fit
-			k = 0
-		}
+		k := wholeChunk(ws)
 		if sum > int64(lanes)*fullChunk {
 			select {
 			case out <- buf[:k:k]:
@@ -138,6 +131,27 @@ func dealChunks[T any](ctx context.Context, items <-chan T, weight func(T) int64
 		w := weight(it)
 		buf, ws, sum = append(buf, it), append(ws, w), sum+w
 	}
+	dealRest(ctx, buf, ws, sum, lanes, out)
+}
+
+// wholeChunk is how many items of weights ws at the head make a whole
+// chunk: 0 while another like the last would still fit.
+func wholeChunk(ws []int64) int {
+	k, acc := 0, int64(0)
+	for k < len(ws) && (k == 0 || acc+ws[k] <= fullChunk) {
+		acc += ws[k]
+		k++
+	}
+	if k == len(ws) && (k == 0 || acc+ws[k-1] <= fullChunk) {
+		return 0
+	}
+	return k
+}
+
+// dealRest sends the items left, of weights ws summing to sum, to out in
+// min(lanes, len(buf)) chunks of about equal weight, so that the lanes
+// end together.
+func dealRest[T any](ctx context.Context, buf []T, ws []int64, sum int64, lanes int, out chan<- []T) {
 	k := min(lanes, len(buf))
 	acc, from := int64(0), 0
 	for g := range k {
