@@ -50,10 +50,7 @@ import (
 // The app's gpus field follows the GPU engines' own rules.
 func init() { app.OptionChecks[device.OptGPUs] = checkGPUs }
 
-// checkGPUs checks a value of the GPU engines' gpus option by
-// device.ParseGPUs's rules against the devices the driver lists; a device the
-// kernels cannot run on is refused when the run opens it. Without a driver
-// the GPU engines cannot run, and their runs say so.
+// checkGPUs checks a gpus value by device.ParseGPUs's rules against the driver's devices.
 func checkGPUs(text string) error {
 	devs, err := device.Devices()
 	if err != nil {
@@ -62,9 +59,7 @@ func checkGPUs(text string) error {
 	return checkGPUsOn(text, len(devs))
 }
 
-// hostGPUs is the host's GPUs as the app's settings name them: every
-// device the driver lists, with why the engines cannot use it where they
-// cannot, and the GPU engines' rules for their gpus option.
+// hostGPUs is the host's GPUs as the settings name them, with why the engines cannot use one.
 func hostGPUs() app.GPUHost {
 	h := app.GPUHost{Select: device.ParseGPUs, FirstOnly: device.FirstGPUOnly}
 	gpus, err := device.GPUs()
@@ -110,9 +105,7 @@ func main() {
 	os.Exit(l.windowed(newApp(false)))
 }
 
-// launch is one start of the app from the command line: its flags, the
-// window once built, the exit status and, with --screenshot, done closed
-// once the picture is saved.
+// launch is one start of the app: its flags, window, exit status and, with --screenshot, done.
 type launch struct {
 	f    cliFlags
 	ui   *app.App
@@ -120,9 +113,7 @@ type launch struct {
 	done chan struct{}
 }
 
-// options are the app's options from the flags; with --run or
-// --screenshot the first load checks that the run started and starts the
-// capture.
+// options are the app's options from the flags; with --run or --screenshot the first load starts the run and capture.
 func (l *launch) options() app.Options {
 	f := l.f
 	opts := app.Options{Open: f.open, ArtPoints: f.points, Algo: f.algo, Backend: f.backend, A: f.paneA, B: f.paneB, Run: f.run, Compare: f.compare, Size: f.winSize, Path: f.path}
@@ -149,9 +140,7 @@ func (l *launch) options() app.Options {
 	return opts
 }
 
-// headless builds the window in Fyne's in-memory driver, which has no
-// event loop of its own, on another goroutine than main (as Fyne's checks
-// expect for work outside its loop), and waits for the screenshot.
+// headless builds the window in Fyne's in-memory driver on another goroutine and waits for the screenshot.
 func (l *launch) headless(a fyne.App) int {
 	built := make(chan struct{})
 	go func() {
@@ -175,10 +164,7 @@ func (l *launch) headless(a fyne.App) int {
 func (l *launch) windowed(a fyne.App) int {
 	l.ui = app.New(a, l.options())
 	if l.f.shot != "" {
-		// The process ends once the screenshot is saved, without
-		// quitting Fyne's loop: a quit can race Fyne's own shutdown
-		// (a window event queued as its loop closes panics with "send
-		// on closed channel" in Fyne 2.7.1).
+		// The process ends without quitting Fyne's loop, which can race its shutdown (panics in Fyne 2.7.1).
 		go func() {
 			<-l.done
 			os.Exit(l.exit)
@@ -212,9 +198,7 @@ type cliFlags struct {
 	winSize             fyne.Size
 }
 
-// parseFlags reads and checks tsplab's arguments; ok is false after a
-// one-line error on stderr (the flag package prints its own). --help
-// prints the usage on stdout and sets f.help.
+// parseFlags reads and checks tsplab's arguments; ok is false after a one-line error. --help sets f.help.
 func parseFlags(args []string) (f cliFlags, ok bool) {
 	fs := flag.NewFlagSet("tsplab", flag.ContinueOnError)
 	var usage bytes.Buffer
@@ -303,9 +287,7 @@ func checkAlgo(flag, algo string) error {
 	return fmt.Errorf("%s %q: no such algorithm; want one of %s", flag, algo, listAlgorithms())
 }
 
-// screenshotWhenDone waits for the runs to end, lets the last update
-// reach the screen, saves the window and closes done (main then ends the
-// process).
+// screenshotWhenDone waits for the runs to end and the last update, saves the window and closes done.
 func screenshotWhenDone(ui *app.App, path string, exit *int, done chan struct{}) {
 	defer close(done)
 	deadline := time.Now().Add(10 * time.Minute)
@@ -354,9 +336,7 @@ func writeLayout(ui *app.App, path string) error {
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
-// haveDisplay reports whether a window can be opened: always on macOS and
-// Windows; elsewhere when $WAYLAND_DISPLAY is set, or $DISPLAY names an X
-// server (a local display ":N" only when its socket exists).
+// haveDisplay reports whether a window can be opened: on macOS and Windows, else with Wayland or a reachable X display.
 func haveDisplay() bool {
 	switch runtime.GOOS {
 	case "darwin", "windows", "android", "ios":
@@ -378,11 +358,7 @@ func haveDisplay() bool {
 	return true
 }
 
-// useCLocaleFix gives Fyne a language under the C or POSIX locale. Fyne
-// reads the language from $LC_ALL, $LC_MESSAGES or $LANG (the first one
-// set) and prints "Fyne error: Error parsing user locale" for C, POSIX or
-// none; its messages are English then anyway, so the variable that decides
-// (or $LANG when none is set) becomes en_US.UTF-8 for this process.
+// useCLocaleFix sets the locale variable Fyne reads to en_US.UTF-8 under C or POSIX, which Fyne cannot parse.
 func useCLocaleFix() {
 	name := "LANG"
 	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {

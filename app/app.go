@@ -199,9 +199,7 @@ func (a *App) buildPanes(opts Options) {
 	a.linkPanes()
 }
 
-// openFirst opens the file or bundled sample arg names (a picture as
-// points of TSP art, DefaultArtPoints when points is 0, beside the list
-// of the folder last opened), or else selects the list's first instance.
+// openFirst opens the file or bundled sample arg names (a picture becomes TSP art), else the list's first instance.
 func (a *App) openFirst(arg string, points int) {
 	if arg == "" {
 		if len(a.entries) > 0 {
@@ -234,11 +232,8 @@ func defaultSingle() Settings {
 	return Settings{Algorithm: firstRegistered("auto", "pspm", "sspm"), Backend: solver.BackendAuto, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
 }
 
-// defaultCompare is compare mode's first-run pair: one published method,
-// PSPM (Lam et al.), on the CPU against the GPU, the comparison of the
-// paper: both backends count the same relocation moves, so the summary's
-// ratio of moves per second is the GPU's speed-up. Without a GPU pane B
-// takes backend auto (the CPU) and another seed.
+// defaultCompare is compare mode's first pair: PSPM on the CPU against the GPU, whose
+// moves per second then give the GPU's speed-up.
 func defaultCompare() (Settings, Settings) {
 	algo := firstRegistered("pspm", "auto", "sspm")
 	l := Settings{Algorithm: algo, Backend: solver.BackendCPU, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
@@ -350,9 +345,7 @@ func (a *App) Panes() []*Pane {
 	return []*Pane{a.Single}
 }
 
-// RunFor starts the panes on screen with time budget d: the single pane,
-// or both compare panes together. The time limit or budget field shows d
-// but keeps the saved value: d is the budget of this run (tsplab --run).
+// RunFor starts the panes on screen with time budget d (tsplab --run), shown in the form but not saved.
 func (a *App) RunFor(d time.Duration) error {
 	if a.compare {
 		if d > 0 {

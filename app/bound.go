@@ -9,9 +9,7 @@ import (
 	"github.com/tsplab/tsplab/solver/session"
 )
 
-// paneBound is the proven lower bound of the pane's instance, which the
-// run pipeline computes beside a run when the instance has no known
-// optimum.
+// paneBound is the proven lower bound of the pane's instance, computed beside a run when no optimum is known.
 type paneBound struct {
 	in    *solver.Instance
 	value int64 // 0 until computed
@@ -27,9 +25,7 @@ type paneBound struct {
 // resetBound forgets the previous instance's bound (p.mu held).
 func (p *Pane) resetBound() { p.bound = paneBound{in: p.in} }
 
-// setBound shows lb, the bound of in, if in is still the pane's instance
-// and lb is higher than the bound it shows (any pane's bound holds for
-// every pane of the same instance).
+// setBound shows lb, the bound of in, if in is still the pane's instance and lb beats the bound shown.
 func (p *Pane) setBound(in *solver.Instance, r bound.Result) {
 	lb := r.Bound
 	p.mu.Lock()
@@ -80,9 +76,7 @@ func (p *Pane) boundLine() string {
 	return s
 }
 
-// gapOverBound is the Gap field's boundGap; a compare pane's narrow
-// field leaves out what the plot's legend and the summary say, that the
-// gap is over the lower bound.
+// gapOverBound is the Gap field's boundGap, shorter in a compare pane whose legend says it is over the bound.
 func (p *Pane) gapOverBound(l, lb int64) string {
 	g, ok := solver.GapPercent(l, lb)
 	switch {

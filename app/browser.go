@@ -35,10 +35,7 @@ type Entry struct {
 	picture   bool   // a picture opened as TSP art: Dimension is its points
 }
 
-// Summary is the entry's description for the list, its useful part
-// first: the reason a file cannot be read (without the file's path, which
-// the name above it gives), or the cities and the optimum, digits
-// grouped, then the kind of distance and of problem (summaryParts).
+// Summary is the entry's description for the list: why the file cannot be read, or its cities, optimum and kind.
 func (e Entry) Summary() string {
 	if e.Err != "" {
 		return "cannot be read: " + e.reason()
@@ -132,9 +129,7 @@ func ReadEntry(path string) Entry {
 	e.points = h.Section == instfile.PointsSection
 	e.Optimum, _, _ = tsplib.KnownOptimum(path, h.Name)
 	if e.Optimum > 0 && h.Section == "FIXED_EDGES_SECTION" {
-		// The table lists, for an instance with fixed edges, the path
-		// between their ends; the tour's optimum adds the fixed edges,
-		// which only the whole file gives (TSPLIB puts them first).
+		// An instance with fixed edges lists the path between their ends; its tour's optimum adds the fixed edges.
 		if in, err := instfile.Read(path); err == nil {
 			if v, _, ok := tsplib.FindOptimum(in, os.Getenv(tsplib.OptimaEnv)); ok {
 				e.Optimum = v
@@ -145,11 +140,7 @@ func ReadEntry(path string) Entry {
 	return e
 }
 
-// ScanFolder lists every instance file in dir (not its subfolders), sorted
-// by dimension then name (see ReadEntry): the .tsp files, marked when they
-// cannot be read, and the point lists among the other extensions of
-// instfile.Extensions (.txt and .csv files of other content are left out,
-// and so are the tours of the folder's instances: dropTours).
+// ScanFolder lists the instance files in dir (not its subfolders) by dimension then name, tours left out (dropTours).
 func ScanFolder(dir string) ([]Entry, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -171,12 +162,7 @@ func ScanFolder(dir string) ([]Entry, error) {
 // maxTourCheck is the largest point list dropTours reads whole.
 const maxTourCheck = 200_000
 
-// dropTours leaves out the point lists that are tours of another entry:
-// a tour written as CSV (tsp solve --out, the app's export) is the
-// instance's cities in tour order, which reads as a point list of the
-// same cities. Beside a TSPLIB file of those cities it is the tour;
-// beside another point list of them, the one whose file order is the
-// shorter closed tour is.
+// dropTours leaves out the point lists that are tours of another entry (the same cities in tour order).
 func dropTours(entries []Entry) []Entry {
 	loaded := map[string]*solver.Instance{}
 	load := func(path string) *solver.Instance {
@@ -215,9 +201,7 @@ func isTourOfAnother(entries []Entry, i int, load func(string) *solver.Instance)
 	return false
 }
 
-// sameCities reports whether a and b place the same cities, up to the
-// shift and scale a point list's reader applies (to a millionth of the
-// extent).
+// sameCities reports whether a and b place the same cities, up to a point list reader's shift and scale.
 func sameCities(a, b *solver.Instance) bool {
 	ka, kb := cityKeys(a), cityKeys(b)
 	return ka != nil && slices.Equal(ka, kb)
@@ -259,9 +243,7 @@ func bySize(a, b Entry) int {
 	return cmp.Or(cmp.Compare(a.Dimension, b.Dimension), strings.Compare(a.Name, b.Name))
 }
 
-// ExtractSamples copies the bundled samples into dir so they load like any
-// file (files already there with the same size are kept), and writes the
-// sample portrait for TSP art (SamplePortrait) beside them; it returns dir.
+// ExtractSamples copies the bundled samples and the sample portrait into dir (same-size files kept); it returns dir.
 func ExtractSamples(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -342,9 +324,7 @@ func (a *App) setEntries(entries []Entry) {
 // checkLimit is the largest file the background check reads whole.
 const checkLimit = 4 << 20
 
-// checkEntries reads the listed files up to checkLimit whole and marks
-// those that cannot be read (a header alone does not show a broken body);
-// a newer list (seq) ends it.
+// checkEntries reads the listed files up to checkLimit whole and marks the unreadable ones, until a newer list (seq).
 func (a *App) checkEntries(seq int, entries []Entry) {
 	for _, e := range entries {
 		if e.Err != "" {
@@ -393,9 +373,7 @@ func (a *App) applyFilter() {
 	}
 	a.entries = view
 	a.fitRows()
-	// The list takes its new length before the selection scrolls to the
-	// current instance: scrolled to first, its rows were laid out for an
-	// offset the shorter list's scroller had already cut back to the top.
+	// The list takes its new length before the selection scrolls, or its rows lay out for a stale offset.
 	a.selected = -1
 	a.list.UnselectAll()
 	a.list.Refresh()
@@ -562,9 +540,7 @@ func (a *App) browserView() fyne.CanvasObject {
 		a.message, nil, nil, container.New(&rowFitter{a: a}, a.list))
 }
 
-// newInstanceList is the list of the instances shown (a.entries): a row
-// each, its name and its second line (fitSummary), or the reason the
-// file cannot be read.
+// newInstanceList is the list of a.entries: a row each with its name and summary or error.
 func (a *App) newInstanceList() *widget.List {
 	return widget.NewList(
 		func() int { return len(a.entries) },

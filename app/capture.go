@@ -12,9 +12,7 @@ import (
 	"github.com/tsplab/tsplab/internal/atomicfile"
 )
 
-// Capture returns the window's picture, rendered with Fyne's software
-// painter (and a note saying so) when the OpenGL read-back is blank, as
-// with Mesa's software GL under Xvfb.
+// Capture returns the window's picture, painted in software (and a note saying so) when OpenGL's read-back is blank.
 func (a *App) Capture() (image.Image, string) {
 	layoutAgain(a.Win.Content())
 	img := a.Win.Canvas().Capture()
@@ -33,10 +31,7 @@ func (a *App) Capture() (image.Image, string) {
 	return img, "the OpenGL read-back was blank; rendered the window's content with the software painter"
 }
 
-// layoutAgain lays out every container and widget under o again,
-// children first, as the window driver's frames would before the next
-// paint: a wrapped text knows its height only once it has its width, and
-// a capture comes before any frame has made room for it.
+// layoutAgain lays out everything under o again, children first, as a frame would before a capture.
 func layoutAgain(o fyne.CanvasObject) {
 	switch v := o.(type) {
 	case *fyne.Container:
@@ -78,12 +73,7 @@ func SaveScreenshot(img image.Image, path string) error {
 	return atomicfile.Write(path, func(w io.Writer) error { return png.Encode(w, img) })
 }
 
-// Landmarks are the widgets a user looks for first in the panes on
-// screen, by name: each pane's Run button, canvas, plot and the values of
-// Gap, Moves and Elapsed ("A Run", "B canvas" in compare mode) and the
-// single view's time limit and seed.
-// tsplab reports where the window put them (TSPLAB_LAYOUT), for the test
-// of the real window.
+// Landmarks are the widgets a user looks for first, by name ("A Run", "B canvas"); tsplab reports where they are (TSPLAB_LAYOUT).
 func (a *App) Landmarks() map[string]fyne.CanvasObject {
 	m := map[string]fyne.CanvasObject{}
 	for i, p := range a.Panes() {

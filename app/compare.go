@@ -69,12 +69,8 @@ func (a *App) RunCompareFor(d time.Duration) error {
 	return errors.Join(errs...)
 }
 
-// shareCores gives each compare pane half the cores when both panes'
-// engines run on as many cores as they are given (CPU engines, and GPU
-// auto, whose CPU search drives the GPU's): two engines that each take
-// every core fight for them, and both end worse than either alone. A
-// pane whose engine takes no workers leaves the other every core. The
-// summary says what each pane had.
+// shareCores gives each compare pane half the cores when both engines take workers: two
+// engines fighting for every core both end worse.
 func (a *App) shareCores(d time.Duration) {
 	a.Left.coreShare = a.coreShare(d)
 	a.Right.coreShare = a.Left.coreShare
@@ -103,9 +99,7 @@ func (a *App) showCoreShares() {
 	}
 }
 
-// shareGPUs gives each compare pane GPUs of its own where both run GPU
-// engines and the host has two or more (GPUHost.shareOut), and has each
-// pane's settings say where it runs and where the other does.
+// shareGPUs gives each compare pane GPUs of its own where the host has two or more (GPUHost.shareOut).
 func (a *App) shareGPUs() {
 	l, r := a.Left.settings, a.Right.settings
 	sh := Host.shareOut([2]gpuDemand{l.gpuDemand(), r.gpuDemand()})
@@ -133,9 +127,7 @@ func paneLetter(a *App, p *Pane) string {
 	return "A"
 }
 
-// linkPanes moves pane B to the algorithm picked in pane A while they
-// share one, so the pair compares backends, and gives each pane the
-// other's lower bound.
+// linkPanes keeps pane B on pane A's algorithm, so the pair compares backends, and shares lower bounds.
 func (a *App) linkPanes() {
 	// Both panes show the same instance: a bound proven beside one run
 	// holds for the other, so the two gaps are measured from one bound.
@@ -159,10 +151,7 @@ func (a *App) linkPanes() {
 	}
 }
 
-// summaryLater queues one update of the summary on the Fyne goroutine:
-// the panes call it with their lock held, which the summary takes. It
-// queues from a goroutine of its own, since a driver without an event
-// loop (the software renderer's) runs fyne.Do's function at once.
+// summaryLater queues one summary update on the Fyne goroutine from a goroutine of its own (the panes hold their locks).
 func (a *App) summaryLater() {
 	if a.summaryDue.Swap(true) {
 		return
@@ -173,9 +162,7 @@ func (a *App) summaryLater() {
 	})
 }
 
-// updateSummary writes each pane's final gap and time to each threshold,
-// what each pane had, and with the same engine in both panes the spread
-// of the seeds' results.
+// updateSummary writes each pane's gap and time to each threshold, its share of the host, and the seeds' spread.
 func (a *App) updateSummary() {
 	a.showCoreShares()
 	l, r := a.paneSummary(a.Left, "A"), a.paneSummary(a.Right, "B")
@@ -252,9 +239,7 @@ func (a *App) paneSummary(p *Pane, letter string) PaneSummary {
 	return ps
 }
 
-// CoresLine says what each pane had of the host's cores once both have
-// run ("" before): a fair share each, or all of them for the one pane
-// whose engine takes workers.
+// CoresLine says what each pane had of the host's cores once both have run ("" before).
 func CoresLine(l, r PaneSummary) string {
 	if !l.Ran || !r.Ran {
 		return ""
@@ -345,9 +330,7 @@ func (s PaneSummary) line() string {
 	return b.String()
 }
 
-// CompareSummary is compare mode's summary: a line per pane with its final
-// gap and when it came within each of GapThresholds, then the GPU's
-// speed-up over the CPU when one pane ran on each.
+// CompareSummary is compare mode's summary: each pane's gap and times to GapThresholds, then the GPU's speed-up.
 func CompareSummary(l, r PaneSummary) string {
 	if l.Best == 0 && r.Best == 0 {
 		return "Run both to compare: same instance, same time budget, the cores shared out when both engines need them.\n" +
@@ -366,9 +349,8 @@ func CompareSummary(l, r PaneSummary) string {
 	return s
 }
 
-// SpeedUp is the summary's last line once both panes have a tour: the
-// GPU pane's moves per second and time to each gap threshold as multiples
-// of the CPU pane's, or that neither pane ran on the GPU ("" otherwise).
+// SpeedUp is the GPU pane's moves per second and times to each threshold as multiples
+// of the CPU pane's ("" before both have a tour).
 func SpeedUp(l, r PaneSummary) string {
 	if l.Best == 0 || r.Best == 0 {
 		return ""

@@ -2,9 +2,7 @@ package app
 
 import "github.com/tsplab/tsplab/solver"
 
-// plainAbout says in plain words what the engines a new user meets first
-// do; their Describe is written for people who know the papers, and
-// `tsp engines` prints it.
+// plainAbout says in plain words what the engines a new user meets first do (Describe is for readers of the papers).
 var plainAbout = map[string]string{
 	"auto": "The strongest search for the time you give it, and the default. " +
 		"Within moments it has a good first tour, then it keeps shortening it: it tries small changes to the route " +

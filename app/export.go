@@ -95,12 +95,8 @@ func (p *Pane) WriteExport(w io.Writer, kind string, width, height int) error {
 	return fmt.Errorf("export: unknown kind %q", kind)
 }
 
-// prepareExport makes what kind exports from the panes on screen and
-// returns the function that writes it to path and returns the files
-// written: in compare mode a picture (PNG, SVG, PDF) holds both panes side
-// by side, the other kinds go once per pane to NAME-A-ENGINE.EXT and
-// NAME-B-ENGINE.EXT.
-// It fails (no tour yet, no finished run) before anything is written.
+// prepareExport makes kind's export of the panes on screen (compare mode: pictures side by side, other kinds a file per pane)
+// and returns its writer; it fails before anything is written.
 func (a *App) prepareExport(kind string, width, height int) (write func(path string) ([]string, error), err error) {
 	panes := a.Panes()
 	if len(panes) == 1 || kind == ExportPNG || kind == ExportSVG || kind == ExportPDF {
@@ -151,9 +147,7 @@ func (a *App) prepareExport(kind string, width, height int) (write func(path str
 	}, nil
 }
 
-// writeSideBySide draws the panes side by side, each titled with its
-// letter and engine ("A auto/cpu · …"), in one picture of width ×
-// height (height 0: the instance's aspect ratio).
+// writeSideBySide draws the panes side by side, each titled with its letter and engine, in one width × height picture.
 func writeSideBySide(w io.Writer, kind string, panes []*Pane, width, height int) error {
 	scenes := make([]export.Scene, len(panes))
 	for i, p := range panes {
@@ -246,9 +240,7 @@ func (a *App) exportDialog() {
 }
 
 func (a *App) saveDialog(kind string, width, height int) {
-	// The file dialog creates (or empties) the file it hands back, so the
-	// export is made first: one that cannot be made (no run yet) is
-	// reported without costing the user a file.
+	// The dialog creates the file it hands back, so an export that cannot be made fails before it.
 	write, err := a.prepareExport(kind, width, height)
 	if err != nil {
 		showErrorDialog(err, a.Win)

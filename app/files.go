@@ -58,9 +58,7 @@ func (a *App) openFolderDialog() {
 	d.Show()
 }
 
-// OpenFile lists the folder of the file at path and opens the file,
-// selected in the list when it is an instance file; a picture asks how
-// many points it becomes (askPicture).
+// OpenFile lists the folder of path and opens the file; a picture asks how many points it becomes.
 func (a *App) OpenFile(path string) {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
@@ -79,11 +77,7 @@ func (a *App) OpenFile(path string) {
 	a.Open(path)
 }
 
-// dropped opens the instance files (TSPLIB or point lists) dropped onto
-// the window: they join the recent files, which the list then shows; the
-// first is opened. A .txt or .csv that is not a point list is left out, as
-// the folder list leaves it out. A picture dropped alone asks for its
-// number of points and becomes TSP art.
+// dropped opens the dropped instance files (they join the recent files); a picture dropped alone becomes TSP art.
 func (a *App) dropped(_ fyne.Position, uris []fyne.URI) {
 	var paths, pictures []string
 	for _, u := range uris {
@@ -197,9 +191,7 @@ func LoadInstance(path string) (*solver.Instance, []int, error) {
 	return in, opt, nil
 }
 
-// openTourDialog asks for a tour file of the instance on screen and makes
-// it the start of the next runs (OpenStartTour); the reader's error, with
-// the file and line, in a dialog.
+// openTourDialog asks for a tour file of the instance on screen and makes it the next runs' start.
 func (a *App) openTourDialog() {
 	dir := ""
 	if a.current != "" {
@@ -208,7 +200,5 @@ func (a *App) openTourDialog() {
 	a.showFileOpen(dir, tourFileFilter, a.OpenStartTour)
 }
 
-// tourFileFilter is what Open tour… lists: the files a tour is read from
-// (TSPLIB tours, point lists and id lists, reports, GeoJSON, GPX, and
-// those gzipped).
+// tourFileFilter is what Open tour… lists: the files a tour is read from, gzipped too.
 var tourFileFilter = storage.NewExtensionFileFilter([]string{".tour", ".csv", ".txt", ".json", ".geojson", ".gpx", ".gz"})

@@ -11,9 +11,7 @@ import (
 	"golang.org/x/image/font/sfnt"
 )
 
-// standIns are ASCII stand-ins for the characters that the solver's and
-// the engines' texts use and Fyne's bundled font (Noto Sans) has no glyph
-// for; without a system font that has them they would show as "�".
+// standIns are ASCII stand-ins for characters the bundled font (Noto Sans) cannot draw.
 var standIns = strings.NewReplacer(
 	"\u2192", "->", // rightwards arrow
 	"\u2190", "<-", // leftwards arrow
@@ -23,10 +21,7 @@ var standIns = strings.NewReplacer(
 	"\u2212", "-", // minus sign
 )
 
-// Drawable returns s with the characters the bundled font cannot draw
-// replaced by ASCII stand-ins ("→" becomes "->"). Texts that come from the
-// solver or the engines (descriptions, option docs, schedules, notes,
-// errors) pass through it before the app shows them.
+// Drawable returns s with the characters the bundled font cannot draw replaced by ASCII stand-ins ("→" becomes "->").
 func Drawable(s string) string { return standIns.Replace(s) }
 
 // showErrorDialog shows err in a dialog over win, its text made drawable.
@@ -48,9 +43,7 @@ var appFonts = sync.OnceValues(func() ([]*sfnt.Font, error) {
 	return out, nil
 })
 
-// MissingGlyphs returns the characters of s, once each, that a font the
-// app draws text in (Fyne's bundled Noto Sans, regular and bold) has no
-// glyph for; newlines and tabs are laid out, not drawn.
+// MissingGlyphs returns the characters of s, once each, that the app's fonts have no glyph for (newlines and tabs aside).
 func MissingGlyphs(s string) ([]rune, error) {
 	fonts, err := appFonts()
 	if err != nil {

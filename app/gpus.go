@@ -20,17 +20,12 @@ type GPU struct {
 	Unusable error
 }
 
-// GPUHost is what the settings know of the host's GPUs: the driver's list
-// and the GPU engines' rules for their gpus option. The front end that
-// links the engines fills it (tsplab from gpu/device); its zero value
-// knows of no GPU, and the settings then name none.
+// GPUHost is what the settings know of the host's GPUs, filled by the front end that links the engines (zero: no GPU).
 type GPUHost struct {
 	GPUs []GPU
 	// None says why there is no GPU to list (nil when GPUs lists some).
 	None error
-	// Select reads a value of the gpus option against the devices
-	// (unusable[i]: why device i cannot run the engines, nil when it can)
-	// and returns the device numbers a run opens, in order.
+	// Select reads a gpus value against the devices (unusable[i]: why device i cannot run) and returns the devices a run opens.
 	Select func(text string, unusable []error) ([]int, error)
 	// FirstOnly reports whether GPU engine e runs on device 0 alone,
 	// whatever else its selection names (nil: no engine does).
@@ -57,10 +52,7 @@ func (h GPUHost) usable() []int {
 // firstOnly reports whether GPU engine e runs on device 0 alone.
 func (h GPUHost) firstOnly(e solver.Engine) bool { return h.FirstOnly != nil && h.FirstOnly(e) }
 
-// devices returns the device numbers a run of GPU engine e with gpus
-// text ("": the default, every usable GPU) opens, in order: device 0
-// alone for an engine that runs there only, which refuses a selection
-// that does not name device 0 first, as its runs do.
+// devices returns the devices a run of GPU engine e with gpus text opens, device 0 alone for an engine that runs there only.
 func (h GPUHost) devices(e solver.Engine, text string) ([]int, error) {
 	unusable := make([]error, len(h.GPUs))
 	for i, g := range h.GPUs {
@@ -92,15 +84,8 @@ type gpuDemand struct {
 	text string        // its gpus field ("": the default)
 }
 
-// shareOut gives each of two compare panes GPUs of its own when both run
-// GPU engines on a host of two or more usable GPUs, as shareCores gives
-// each pane half the cores: two searches on one GPU each take its time
-// from the other. With both fields empty each pane takes half the usable
-// GPUs (pane A the first half); an engine that runs on device 0 alone
-// takes device 0 and the other pane the rest. A pane whose field names
-// its GPUs keeps them, and the other takes what they leave. With one
-// usable GPU, or both engines on device 0 alone, the panes share it, and
-// each pane's note says so.
+// shareOut gives each of two compare panes GPUs of its own where both run GPU engines and the host has two or more
+// usable; a pane whose field names GPUs keeps them, and one usable GPU is shared, each pane's note saying so.
 func (h GPUHost) shareOut(d [2]gpuDemand) (out [2]gpuShare) {
 	use := h.usable()
 	if !h.known() || d[0].e == nil || d[1].e == nil || len(use) == 0 {
@@ -199,9 +184,7 @@ func gpusText(sel []int) string {
 	return strings.Join(parts, ",")
 }
 
-// gpuNumbers names the devices sel by number, each once, with how many
-// contexts a device named more than once runs: "GPU 0", "GPUs 0 and 1",
-// "GPU 0 (2 contexts)".
+// gpuNumbers names the devices sel by number, with the contexts of one named twice ("GPUs 0 and 1", "GPU 0 (2 contexts)").
 func gpuNumbers(sel []int) string {
 	var order []int
 	count := map[int]int{}
@@ -232,9 +215,7 @@ func andList(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
-// GPUNames names the devices sel of gpus in plain words, with the model:
-// "GPU 0: NVIDIA H100 80GB HBM3", "GPUs 0 and 1: NVIDIA H100 80GB HBM3",
-// or each device with its own model where they differ.
+// GPUNames names the devices sel of gpus with their model ("GPUs 0 and 1: NVIDIA H100 80GB HBM3").
 func GPUNames(gpus []GPU, sel []int) string {
 	model := func(d int) string {
 		for _, g := range gpus {
@@ -264,12 +245,8 @@ func GPUNames(gpus []GPU, sel []int) string {
 	return strings.Join(parts, "; ")
 }
 
-// gpuLine is what the settings say of the GPUs a run of GPU engine e uses
-// with gpus text (the field's; "": the default) and compare mode's share
-// sh: the devices by number and model, that an engine runs on device 0
-// alone where the host or the selection has more, and where the other
-// compare pane runs. "" where h knows no GPU or text is not valid (its
-// field's error says why).
+// gpuLine is what the settings say of the GPUs a run of GPU engine e uses with gpus text and compare share sh
+// ("" where no GPU is known or text is not valid).
 func (h GPUHost) gpuLine(e solver.Engine, text string, sh gpuShare) string {
 	if !h.known() || e == nil || e.Backend() != solver.BackendGPU {
 		return ""

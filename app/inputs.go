@@ -14,10 +14,7 @@ import (
 	"github.com/tsplab/tsplab/solver/instfile"
 )
 
-// inputs are the files the app has read for what is on screen: the
-// instance (or the picture it was stippled from), the table or tour its
-// optimum came from, the optimal tour beside it, and the panes' start
-// tours. No export is written onto one.
+// inputs are the files read for what is on screen, none of which an export may overwrite.
 func (a *App) inputs() []string {
 	var files []string
 	if a.current != "" {
@@ -43,10 +40,7 @@ func (a *App) checkOutput(path string) error {
 	return nil
 }
 
-// exportName is the file name the save dialog proposes for an export of
-// kind of the instance name: the instance's name with what the export is
-// ("-convergence.csv", "-report.json"), never the name of one of inputs
-// (in whatever folder the dialog opens).
+// exportName is the save dialog's file name for kind's export of instance name, never one of inputs.
 func exportName(kind, name string, inputs []string) string {
 	suffix := map[string]string{ExportCSV: "-convergence", ExportJSON: "-report", ExportSVGPath: "-path"}[kind]
 	taken := func(f string) bool {
@@ -71,9 +65,7 @@ type fileRepository interface {
 	repository.DeleteAllRepository
 }
 
-// guardedFiles is Fyne's file repository refusing to open for writing a
-// file that check refuses: the save dialog empties the file it hands back
-// before the app learns its name, so an input is guarded there.
+// guardedFiles is Fyne's file repository refusing to open an input for writing: the save dialog empties its file at once.
 type guardedFiles struct {
 	fileRepository
 	check func(path string) error

@@ -6,9 +6,7 @@ import (
 	"sync"
 )
 
-// quietLog passes log lines on to w but for Fyne's "Getting favorite
-// locations" error with its Cause and At lines, which every file dialog
-// logs on a system without XDG user folders.
+// quietLog passes log lines to w but for Fyne's "Getting favorite locations" error, logged without XDG user folders.
 type quietLog struct {
 	mu       sync.Mutex
 	w        io.Writer

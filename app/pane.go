@@ -39,9 +39,7 @@ type Pane struct {
 
 	in      *solver.Instance
 	optimal []int
-	// shownPr is the update on screen (show), which a later change of
-	// the screen (a lower bound) hands OnUpdate: the runner's newest one
-	// may still wait in the UI queue.
+	// shownPr is the update on screen, handed to OnUpdate by a later change of the screen.
 	shownPr session.Progress
 	tour    []int
 	best    []int
@@ -73,9 +71,7 @@ type Pane struct {
 	// gpus names the GPUs the last run started was given ("GPU 1"; "":
 	// no GPU engine, or the host's GPUs are not known).
 	gpus string
-	// fallback is why the run's backend choice fell back to the CPU
-	// (solver.Resolve's note): the engine note in the form says it, so
-	// the status line leaves it out.
+	// fallback is why the backend fell back to the CPU; the form says it, so the status line does not.
 	fallback string
 	bound    paneBound // the lower bound when the optimum is unknown
 	// OnUpdate, if set, is called on the Fyne goroutine after each update.
@@ -83,17 +79,12 @@ type Pane struct {
 	// onState, if set, is called after each change of the run's state
 	// and each update (the window's Export follows it).
 	onState func()
-	// OnBound, if set, is called on the Fyne goroutine with each lower
-	// bound the pane's runs prove, so the app can give it to the panes
-	// that show the same instance.
+	// OnBound, if set, is called on the Fyne goroutine with each lower bound the pane's runs prove.
 	OnBound func(in *solver.Instance, lb bound.Result)
 }
 
-// FrameInterval is the least time between two updates of a running pane,
-// BusyFrameInterval while its engine takes every core: each update
-// repaints the window, which under software OpenGL costs the engine's
-// cores, and a new best tour is on screen within half a second
-// (docs/DECISIONS.md#frame-interval).
+// FrameInterval is the least time between two updates of a running pane, BusyFrameInterval while its engine takes
+// every core: a repaint under software OpenGL costs the engine's cores (docs/DECISIONS.md#frame-interval).
 const (
 	FrameInterval     = 250 * time.Millisecond
 	BusyFrameInterval = 400 * time.Millisecond
@@ -109,9 +100,7 @@ func takesWorkers(e solver.Engine) bool {
 	return ok
 }
 
-// frameInterval is the update interval of a run of engine e with params,
-// the rate the pane reads a run at (the Runner's Rate): BusyFrameInterval
-// when e runs a goroutine on every core.
+// frameInterval is the update interval of a run of e with params: BusyFrameInterval when it takes every core.
 func frameInterval(e solver.Engine, params solver.Params) time.Duration {
 	if takesWorkers(e) && (params.Workers <= 0 || params.Workers >= runtime.NumCPU()) {
 		return BusyFrameInterval
@@ -293,9 +282,7 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 		return err
 	}
 	params.Start = rt.Start(p.start.tour)
-	// The pipeline refuses a bad run before it starts; its updates reach
-	// the screen after this call, so the previous run's result is
-	// cleared only for a run that started.
+	// The previous run's result is cleared only once the pipeline has accepted the run.
 	if step {
 		err = p.Runner.StepFrom(rt.In, params)
 	} else {
@@ -319,9 +306,7 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	return nil
 }
 
-// withCores is params with compare mode's share of the cores
-// (coreShare) for a run of engine e where it takes workers, and how many
-// cores the run has (0: its engine takes no workers).
+// withCores is params with compare mode's core share for engine e, and the cores the run has (0: no workers).
 func (p *Pane) withCores(e solver.Engine, params solver.Params) (solver.Params, int) {
 	if !takesWorkers(e) {
 		return params, 0
@@ -339,9 +324,7 @@ func (p *Pane) withCores(e solver.Engine, params solver.Params) (solver.Params, 
 	return params, cores
 }
 
-// withGPUs is params with compare mode's share of the GPUs where the
-// pane's GPUs field names none (settingsForm.gpuShare), for a run of GPU
-// engine e, and the GPUs the run uses by number ("" where not known).
+// withGPUs is params with compare mode's GPU share for GPU engine e, and the GPUs the run uses ("" where not known).
 func (p *Pane) withGPUs(e solver.Engine, params solver.Params) (solver.Params, string) {
 	if e == nil || e.Backend() != solver.BackendGPU {
 		return params, ""
@@ -437,9 +420,7 @@ func (p *Pane) show(pr session.Progress) bool {
 	if pr.Best != nil {
 		p.best = pr.Best
 	}
-	// The title is the record of the best so far, of the update's length:
-	// recomputing it from the tour would cost a pass over every city per
-	// update.
+	// The title comes from the update's best length: recomputing it from the tour costs a pass over every city.
 	best := solver.Result{Length: pr.BestLength}
 	if p.route != nil {
 		best.Account.Route = p.route.Account()
@@ -480,9 +461,7 @@ func (p *Pane) show(pr session.Progress) bool {
 	return true
 }
 
-// DetailLines are the lines the details expander shows of a run on in:
-// its note (a fallback or the error that ended it), then its full account
-// a fact a line (report.Lines).
+// DetailLines are the details expander's lines of a run on in: its note, then its account a fact a line.
 func DetailLines(in *solver.Instance, pr session.Progress) []string {
 	var out []string
 	if n := strings.TrimSpace(pr.Note); n != "" {
@@ -527,9 +506,7 @@ func (p *Pane) runInstance() *solver.Instance {
 	return p.in
 }
 
-// otherOptimal reports whether the best tour (before a run, the start
-// tour), of length best, is an optimal tour other than the one the pane
-// was given (p.mu held).
+// otherOptimal reports whether the best (or start) tour, of length best, is optimal but not the pane's optimal tour.
 func (p *Pane) otherOptimal(best int64) bool {
 	in, t := p.shown(), p.best
 	if t == nil && !p.start.path {
@@ -541,9 +518,7 @@ func (p *Pane) otherOptimal(best int64) bool {
 	return !solver.SameCycle(t, p.optimal)
 }
 
-// setLengths shows the length of the tour drawn and of the best tour
-// (0: unknown) with the best tour's gap, while a run goes on or before
-// one (showRecord says what a paused or finished run's record says).
+// setLengths shows the drawn and best tours' lengths (0: unknown) and the gap while a run goes on or before one.
 func (p *Pane) setLengths(length, best int64) {
 	set := p.setNumber
 	if length > 0 {
@@ -593,9 +568,7 @@ func (p *Pane) addToCurve(pr session.Progress) {
 	p.Curve.Add(export.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
 }
 
-// showRecord shows rep, the record of the pane's paused or finished run
-// on in, as the CLI's summary and the Run report say it: its length (the
-// tour drawn is its best), its gap, its moves and time (p.mu held).
+// showRecord shows rep, the record of a paused or finished run on in, as the CLI's summary says it (p.mu held).
 func (p *Pane) showRecord(rep report.Report, in *solver.Instance) {
 	set := p.setNumber
 	set("Length", in.HumanLength(rep.LengthScaled))
@@ -613,9 +586,7 @@ func (p *Pane) showRecord(rep report.Report, in *solver.Instance) {
 	set("Elapsed", fmt.Sprintf("%.1f s", rep.ElapsedSeconds))
 }
 
-// gapWords is the Gap field of a best tour of length best whose gap is g
-// above what above names (report.GapOf's; lb the lower bound), in the
-// pane's words.
+// gapWords is the Gap field of a best tour of length best, g above what above names (lb the lower bound).
 func (p *Pane) gapWords(best int64, g float64, above string, lb int64) string {
 	switch above {
 	case "optimum":
@@ -653,11 +624,8 @@ func (p *Pane) stopReason(st session.RunState) solver.StopReason {
 	return ""
 }
 
-// StatusLine is a pane's status: the state (for a finished run, why it
-// ended: why is the result's stop reason), the engine, what the search is
-// doing while it runs (report.Status, with the phase's progress when
-// known) or what it did once it ended (report.Summary), and any note,
-// joined by " · ". The full account is report.Lines.
+// StatusLine is a pane's status: the state or why the run ended, the engine, what it
+// is doing or did, and any note, joined by " · ".
 func StatusLine(pr session.Progress, why solver.StopReason) string {
 	st := pr.State.String()
 	if pr.State == session.Done {
@@ -701,12 +669,8 @@ func endWord(why solver.StopReason) string {
 	return "done"
 }
 
-// BarFraction is what a pane's progress bar shows, and the words on it
-// that say what it measures: with a time limit, the share of it elapsed
-// ("3.1 s of 10 s"); without one, the share of the engine's schedule done
-// ("31 % of the schedule"). A run that ended by itself shows it full; a
-// stopped or failed one where it stopped. A phase's own progress is the
-// status line's: mixed into the bar, it made the bar go back.
+// BarFraction is the progress bar's fraction and text: the share of the time limit elapsed, or without one of the schedule done;
+// a run that ended by itself shows it full. A phase's progress stays out of the bar, which would go back.
 func BarFraction(pr session.Progress, why solver.StopReason, limit time.Duration) (fraction float64, text string) {
 	fraction = pr.Fraction
 	if limit > 0 {
@@ -776,9 +740,7 @@ func (p *Pane) Progress() fyne.CanvasObject { return p.status }
 // settingsWidth is the most width the settings form asks for.
 const settingsWidth = 400
 
-// Side is the single view's right-hand column: the run controls with the
-// time limit and seed beneath, the numbers and plot (on screen down to a
-// 1024×700 window), then the engine choice and its settings.
+// Side is the single view's right-hand column: run controls, time limit and seed, numbers and plot, then the settings.
 func (p *Pane) Side() fyne.CanvasObject {
 	curve := container.NewGridWrap(fyne.NewSize(330, 150), p.Curve)
 	p.settingsPanel = container.NewVBox(p.settings.Picker(), p.settings.Fields())
@@ -788,9 +750,7 @@ func (p *Pane) Side() fyne.CanvasObject {
 	return p.sideScroll
 }
 
-// numbersShare is the share of a compare pane's width its numbers take,
-// the plot the rest: a value such as the temperature with its step runs
-// longer than the plot needs to be wide.
+// numbersShare is the share of a compare pane's width its numbers take, the plot the rest.
 const numbersShare = 0.56
 
 // splitLayout puts two objects side by side, the first share of the
@@ -811,11 +771,8 @@ func (l splitLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return fyne.NewSize(a.Width+theme.Padding()+b.Width, max(a.Height, b.Height))
 }
 
-// Compact is a compare-mode pane: its letter beside the engine choice
-// and a button for its settings (a dialog: unfolded beneath the pane they
-// would push its figures off the window), the canvas, then every figure
-// of the run without scrolling: the run buttons beside the progress bar
-// and status line, the numbers beside the plot.
+// Compact is a compare-mode pane: the engine choice and a settings button (a dialog),
+// the canvas, then every figure without scrolling.
 func (p *Pane) Compact(title string) fyne.CanvasObject {
 	head := widget.NewLabel(title)
 	head.TextStyle = fyne.TextStyle{Bold: true}

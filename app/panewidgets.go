@@ -12,9 +12,7 @@ import (
 	"github.com/tsplab/tsplab/solver/session"
 )
 
-// runControls is a pane's block of run buttons: it holds the run's state
-// and enables the buttons that make sense in it; its renderer lays them
-// out in a grid of controlColumns.
+// runControls is a pane's block of run buttons, enabled by the run's state, laid out in controlColumns.
 type runControls struct {
 	widget.BaseWidget
 	run, pause, step, stop, reset, fit *widget.Button
@@ -42,11 +40,7 @@ func newRunControls(do runActions) *runControls {
 	return c
 }
 
-// SetState enables the buttons for a run in state st, with an instance
-// loaded when has and settings a run can start with when valid: Run
-// (Resume when paused) and Step when not running, Pause while running,
-// Stop while running or paused, Reset with an instance. A paused run
-// resumes and steps with the settings it started with.
+// SetState enables the buttons that make sense for a run in state st (has: an instance; valid: runnable settings).
 func (c *runControls) SetState(st session.RunState, has, valid bool) {
 	startable := has && (valid || st == session.Paused)
 	enable(c.run, startable && st != session.Running)
@@ -120,10 +114,7 @@ func (r *runControlsRenderer) MinSize() fyne.Size {
 	return fyne.NewSize(c.Width*controlColumns+pad*(controlColumns-1), c.Height*rows+pad*(rows-1))
 }
 
-// runNumbers is a pane's live numbers (numberKeys), a name and a value a
-// row, and beneath them the schedule the last run ran. It holds the
-// values and whether the engine anneals (the Temperature row shows only
-// then); its renderer lays the rows out as a form.
+// runNumbers is a pane's live numbers and the schedule of the last run, laid out as a form.
 type runNumbers struct {
 	widget.BaseWidget
 	names, value map[string]*widget.Label
@@ -199,9 +190,7 @@ func (n *runNumbers) CreateRenderer() fyne.WidgetRenderer {
 	return newFormNoteRenderer(n, cells, n.schedule)
 }
 
-// tightFormRenderer lays out name and value cells (labels) as a form
-// whose rows are a line of text apart, not a label's height: the labels'
-// padding overlaps, their texts do not.
+// tightFormRenderer lays out name and value labels as a form whose rows are a line of text apart.
 type tightFormRenderer struct{ objectsRenderer }
 
 // pitch is the distance between two rows.
@@ -249,9 +238,7 @@ func (r *tightFormRenderer) MinSize() fyne.Size {
 	return fyne.NewSize(r.nameWidth()+theme.Padding()+rows[0][1].MinSize().Width, float32(len(rows)-1)*r.pitch()+h)
 }
 
-// formNoteRenderer lays out a form of name and value cells and, beneath
-// it when shown, a note as wide as the form: the run's numbers with the
-// schedule, the engine choice with the GPU note.
+// formNoteRenderer lays out a form of name and value cells with a note beneath it when shown.
 type formNoteRenderer struct {
 	objectsRenderer
 	w     fyne.Widget
@@ -291,26 +278,20 @@ func (r *formNoteRenderer) Refresh() {
 	r.objectsRenderer.Refresh()
 }
 
-// statusLines is how many lines the status line keeps room for, so that
-// the controls below it stay in place as its text changes;
-// compactStatusLines in a compare pane, where height is dear.
+// statusLines is the room the status line keeps so the controls below stay put (compactStatusLines in a compare pane).
 const (
 	statusLines        = 3
 	compactStatusLines = 2
 )
 
-// runStatus is a pane's progress bar and status line. It holds the text
-// and whether it shows a refused run's error; its renderer puts the bar
-// above the line, which wraps in room kept for statusLines lines.
+// runStatus is a pane's progress bar and the wrapping status line beneath it.
 type runStatus struct {
 	widget.BaseWidget
 	bar    *fractionBar
 	line   *widget.Label
 	failed bool // the line shows a refused run's error
 	lines  int  // the lines of room kept for the line
-	// fixed keeps the height at lines lines whatever the text (a compare
-	// pane, whose neighbour's rows stay level with its own); a longer
-	// text scrolls within them
+	// fixed keeps the height at lines lines whatever the text, which then scrolls (a compare pane)
 	fixed bool
 	clip  *container.Scroll
 }
@@ -373,9 +354,7 @@ func (r *runStatusRenderer) MinSize() fyne.Size {
 	return fyne.NewSize(max(b.Width, l.Width), b.Height+theme.Padding()+h)
 }
 
-// runDetails is the run's account folded under the status line: a
-// "Details" item that opens onto a line a fact; hidden while there is
-// nothing to show.
+// runDetails is the run's account folded under the status line, hidden while empty.
 type runDetails struct {
 	*widget.Accordion
 	text *widget.Label

@@ -34,10 +34,7 @@ func (p *Pane) shown() *solver.Instance {
 	return &in
 }
 
-// onRoute turns an update of a path run, whose tours are those of the
-// route's instance, into the path's: tours as paths of the pane's
-// instance, lengths without the edge between fixed ends. A tour that does
-// not give a path (a start without the ends' edge) is left out.
+// onRoute turns an update of a path run into the path's: tours as paths of the pane's instance, lengths without the ends' edge.
 func (p *Pane) onRoute(pr session.Progress) session.Progress {
 	if !p.isPath() {
 		return pr
@@ -74,9 +71,7 @@ func (p *Pane) idleScene() export.Scene {
 	return s
 }
 
-// SetStartTour makes t, a tour of the pane's instance read from file, the
-// start of the next runs, and shows it (nil: none): as an open path when
-// the file says it is one (isPath).
+// SetStartTour makes t, read from file, the start of the next runs and shows it (nil: none), as a path when isPath.
 func (p *Pane) SetStartTour(t []int, file string, isPath bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -111,9 +106,7 @@ func (p *Pane) StartTour() ([]int, string) {
 	return p.start.tour, p.start.file
 }
 
-// OpenStartTour reads the tour at path (a TSPLIB .tour, or city ids in
-// tour order) for the instance on screen and makes it every pane's start:
-// the reader's error, FILE:LINE and the problem, as it gives it.
+// OpenStartTour reads the tour at path for the instance on screen and makes it every pane's start.
 func (a *App) OpenStartTour(path string) error {
 	in := a.Single.Instance()
 	if in == nil {
@@ -130,11 +123,8 @@ func (a *App) OpenStartTour(path string) error {
 	return nil
 }
 
-// record is the run's Report, every export's record of it, with the
-// instance its lengths are of: the finished run's result with finished;
-// else, while a run goes on, its best tour so far. A path run's is the
-// route's (route.Route.Finish): its tour the path, its length without
-// the closing edge. The lower bound the pane shows is the report's.
+// record is the run's Report with the instance its lengths are of: the finished result, or the best so far;
+// a path run's is the route's.
 func (p *Pane) record(finished bool) (report.Report, *solver.Instance, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -43,10 +43,7 @@ func writeSamplePortrait(path string) error {
 	return atomicfile.Write(path, func(w io.Writer) error { return png.Encode(w, gen.SamplePicture(samplePortraitSide)) })
 }
 
-// openExtensions are the files the Open dialog offers: the instance files
-// the reader takes (TSPLIB and point lists, gzip-compressed too: the
-// dialog filters by the last extension alone) and the pictures that
-// become TSP art.
+// openExtensions are the files the Open dialog offers: instance files, gzipped too, and pictures for TSP art.
 func openExtensions() []string {
 	return append(append(slices.Clone(instfile.Extensions), ".gz"), gen.ImageExtensions...)
 }
@@ -87,9 +84,7 @@ func (a *App) askPicture(path string) {
 	d.Show()
 }
 
-// OpenPicture turns the picture at path into n points in the background
-// (gen.FromImageFile, stippled by darkness) and shows them in every pane,
-// as Open does an instance file; an error goes under the list.
+// OpenPicture stipples the picture at path into n points in the background and shows them in every pane.
 func (a *App) OpenPicture(path string, n int) {
 	a.loadSeq++
 	seq := a.loadSeq

@@ -11,10 +11,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// fractionBar is a progress bar whose empty part looks empty (Fyne's fills
-// it at half alpha). While busy (a phase of unknown length) a block moves
-// a step at each update: Fyne's infinite bar repaints the window 60 times
-// a second, which costs the engine's cores under software OpenGL.
+// fractionBar is a progress bar whose empty part looks empty, and whose busy block moves only at updates:
+// Fyne's infinite bar repaints 60 times a second, costing the engine's cores under software OpenGL.
 type fractionBar struct {
 	widget.BaseWidget
 	value float64 // 0..1

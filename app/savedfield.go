@@ -8,11 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// savedField is an entry whose text is saved under a Preferences key only
-// while it is valid, and not while the app shows a value for one run (a
-// command line's --run): a value that would make every run fail never
-// outlives the session, and one the command line gave does not replace
-// the user's. A saved value that is not valid reads as the default.
+// savedField is an entry saved under a Preferences key only while valid and not showing a one-run value (--run).
 type savedField struct {
 	prefs fyne.Preferences
 	key   string

@@ -10,10 +10,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// seedSpread is what compare mode's runs of the same engine in both panes
-// gave by seed, on one instance with one budget: a second run with the
-// seeds swapped shows whether a difference between the panes follows the
-// seeds (their spread) or the panes.
+// seedSpread is what compare mode's runs of one engine in both panes gave by seed, to tell the seeds' spread from the panes'.
 type seedSpread struct {
 	key     string                  // the instance, engine and budget of the results
 	results map[uint64][]seedResult // by seed, in the order run
@@ -55,9 +52,7 @@ func (a *App) recordSeeds(l, r PaneSummary) {
 	}
 }
 
-// line is the summary's word on the same engine in both panes: the
-// spread by seed once a seed has run in both panes, else what differs
-// between them and how to see the spread.
+// line is the summary's word on one engine in both panes: the spread by seed, or how to see it.
 func (sp seedSpread) line(l, r PaneSummary, budget string) string {
 	if sp.key == spreadKey(l, budget) {
 		seeds := slices.Sorted(maps.Keys(sp.results))
@@ -83,9 +78,7 @@ func (sp seedSpread) line(l, r PaneSummary, budget string) string {
 	return fmt.Sprintf("Same engine in both panes, seeds %d and %d: a difference between them comes from the seeds and from the timing of each run. Swap seeds runs the pair again with the seeds swapped.", l.Seed, r.Seed)
 }
 
-// SwapSeeds swaps the seeds of the compare panes and runs the pair again
-// with the budget (Swap seeds), so that the summary gives each seed's
-// result in both panes.
+// SwapSeeds swaps the compare panes' seeds and runs the pair again with the budget.
 func (a *App) SwapSeeds() error {
 	l, errL := a.Left.Settings()
 	r, errR := a.Right.Settings()

@@ -34,10 +34,7 @@ type optionRow struct {
 	box    *fieldRow
 }
 
-// settingsForm is the form of one pane's Settings, each field bound to a
-// Preferences key under prefix (saved as it changes). The engine's fields
-// come from solver's option table with the defaults and ranges on the
-// pane's instance and device, rebuilt when the engine or instance changes.
+// settingsForm is one pane's Settings form, each field saved under prefix; the engine's fields come from the option table.
 type settingsForm struct {
 	prefix string
 	prefs  fyne.Preferences
@@ -119,9 +116,7 @@ func (f *settingsForm) bind(key, d string) binding.String {
 	return binding.BindPreferenceString(f.prefix+key, f.prefs)
 }
 
-// newHelpLabel is the small text under a field. A Label, not a
-// secondaryLabel: it wraps to more or fewer lines as the column's width
-// changes, which a RichText's rows did not follow under OpenGL.
+// newHelpLabel is the small text under a field: a wrapping Label, which follows the column's width under OpenGL.
 func newHelpLabel(text string) *widget.Label {
 	l := newWrapLabel(text)
 	l.SizeName = theme.SizeNameCaptionText
@@ -227,9 +222,7 @@ func (f *settingsForm) showRunError(l *widget.Label, err error) {
 	}
 }
 
-// RunRow is the single view's line of the time limit and the seed, to be
-// shown beside the run buttons: their help beneath, and each field's
-// error while its text is not valid.
+// RunRow is the single view's line of time limit and seed, with their help and errors beneath.
 func (f *settingsForm) RunRow() fyne.CanvasObject {
 	if f.runRow == nil {
 		seed := container.NewBorder(nil, nil, widget.NewLabel("Seed"), nil, f.seedItem)
@@ -245,9 +238,7 @@ func (f *settingsForm) validityChanged() {
 	}
 }
 
-// Runnable reports whether the time limit (unless compare mode's budget
-// stands for it), the seed and the path's ends are valid: a run needs
-// them all.
+// Runnable reports whether the time limit, seed and path ends a run needs are valid.
 func (f *settingsForm) Runnable() bool {
 	return (f.shared || f.timeField.Valid()) && f.seedField.Valid() && f.route.Valid()
 }
@@ -389,9 +380,7 @@ func (f *settingsForm) check(o solver.Option, text string) error {
 	return fieldError(solver.CheckDevice(e, f.in, p), backend)
 }
 
-// OptionChecks check the text options the option table takes as free text,
-// by name, as the engine that parses them will: the front end that links
-// the engines sets them (tsplab checks gpus with device.ParseGPUs's rules).
+// OptionChecks check free-text options by name as their engine will; the front end that links the engines sets them.
 var OptionChecks = map[string]func(text string) error{}
 
 // newOptionRow makes option o's field on backend, its text bound to the
@@ -475,10 +464,7 @@ func newChoiceInput(o solver.Option, v binding.String) *widget.Select {
 	return sel
 }
 
-// unbindFields unbinds the option fields from their values: a value is
-// the preference's own binding, shared by every field ever built on it,
-// so a replaced field would otherwise still be set and checked at each
-// change of it.
+// unbindFields unbinds the option fields: a preference's binding is shared by every field built on it.
 func (f *settingsForm) unbindFields() {
 	for _, r := range f.rows {
 		if r.entry != nil {
@@ -660,9 +646,7 @@ func (f *settingsForm) Picker() fyne.CanvasObject {
 	return f.picker
 }
 
-// Fields are the GPUs a GPU run uses, the engine's description (folded),
-// its options (in compare mode with the seed; the single view shows the
-// time limit and seed in RunRow) and the algorithms that cannot run here.
+// Fields are the GPU line, the engine's description, its options and the algorithms that cannot run here.
 func (f *settingsForm) Fields() fyne.CanvasObject {
 	f.box = container.NewVBox(f.gpuLine, f.about, f.route.box, f.fields, f.advanced, f.unavailable)
 	return f.box

@@ -26,9 +26,7 @@ type Settings struct {
 	// Route is the route a run finds: RouteTour ("" too), RouteOpen or
 	// RouteEnds, the path from the city ids in Ends ("A,B").
 	Route, Ends string
-	// Options are the engine options the user set, by the names of
-	// solver's option table ("blocks", "alpha", "rkbi_k"); an absent name
-	// runs the engine's default.
+	// Options are the options the user set, by option table name; an absent name runs the default.
 	Options map[string]string
 }
 
@@ -60,11 +58,7 @@ func (s Settings) Validate() error {
 	return nil
 }
 
-// OptionLabel is the form's name of option name on backend, in plain
-// words short enough for the label column (labelWidth): a shared option by
-// what it means there, an engine's own option by what it sets; an option
-// the table below does not know yet by its name with its first letter
-// upper-cased and "_" as a space.
+// OptionLabel is the form's short plain-words label of option name on backend (unknown options: their name, capitalised).
 func OptionLabel(name, backend string) string {
 	gpu := backend == solver.BackendGPU
 	switch name {
@@ -159,11 +153,7 @@ func AvailableAlgorithms() (ok []string, unavailable map[string]string) {
 // engine is a GPU engine that cannot run here.
 const gpuOnly = "GPU only: "
 
-// unavailableText is the line naming the algorithms that cannot run here
-// (unavailable: AvailableAlgorithms'), grouped by reason, each reason
-// said once and in a sentence of its own, so that no bracket holds
-// another; a GPU's reason the engine note above already gives (shown) is
-// not repeated. "" when every algorithm can run.
+// unavailableText names the algorithms that cannot run here, grouped by reason ("" when all can).
 func unavailableText(unavailable map[string]string, shown string) string {
 	byWhy := map[string][]string{}
 	for _, a := range slices.Sorted(maps.Keys(unavailable)) {
@@ -225,9 +215,7 @@ func backendStatus(algorithm, backend string) error {
 	return e.Available()
 }
 
-// gpuAbsentNote says plainly why algorithm cannot run on the GPU: it has
-// no GPU engine, or the GPU cannot run here; on backend gpu or auto, that
-// the pane runs on the CPU.
+// gpuAbsentNote says plainly why algorithm cannot run on the GPU, and on gpu or auto that it runs on the CPU.
 func gpuAbsentNote(algorithm, backend string, gerr error) string {
 	if _, err := solver.Lookup(algorithm, solver.BackendGPU); err != nil {
 		return "CPU only: " + algorithm + " has no GPU engine"

@@ -11,9 +11,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// fieldRow is one field of the settings form: its label and input on a
-// line, the help beneath, and the error while the text is not valid. Its
-// renderer puts the label in a column labelWidth wide.
+// fieldRow is one settings field: label and input on a line, help and error beneath.
 type fieldRow struct {
 	widget.BaseWidget
 	label  *widget.Label
@@ -103,10 +101,7 @@ func BackendLabel(b string) string {
 	return strings.ToUpper(b)
 }
 
-// enginePicker is the engine choice: the algorithm menu, a button per
-// backend and, when the GPU cannot run the algorithm, why. It holds the
-// choice's enabled state; its renderer lays the two lines out as a form
-// with the note beneath.
+// enginePicker is the engine choice: the algorithm menu, a button per backend and why the GPU cannot run it.
 type enginePicker struct {
 	widget.BaseWidget
 	algoSelect  *widget.Select
@@ -170,9 +165,7 @@ func (p *enginePicker) CreateRenderer() fyne.WidgetRenderer {
 		line: &oneLineRenderer{w: p, left: p.algoSelect, right: p.backendRow, note: p.gpuNote}}
 }
 
-// pickerRenderer lays the picker out as a form, or on one line without
-// the names when the picker's oneLine is set (which may come after the
-// renderer is made).
+// pickerRenderer lays the picker out as a form, or on one line when oneLine is set.
 type pickerRenderer struct {
 	p    *enginePicker
 	form *formNoteRenderer
@@ -203,9 +196,7 @@ func (r *pickerRenderer) Refresh() {
 func (r *pickerRenderer) Objects() []fyne.CanvasObject { return r.form.objects }
 func (r *pickerRenderer) Destroy()                     {}
 
-// oneLineRenderer lays out two objects side by side, sharing the width
-// in proportion to their least widths, and a note beneath when shown:
-// a compare pane's algorithm menu and backend buttons, in one row.
+// oneLineRenderer lays two objects side by side in proportion to their least widths, a note beneath when shown.
 type oneLineRenderer struct {
 	w           fyne.Widget
 	left, right fyne.CanvasObject

@@ -10,9 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// ColorNameSecondaryText is the colour of quieter text: a contrast of at
-// least 4.5:1 (WCAG AA) on the background and on hovered and selected rows
-// in both variants, where Fyne's disabled colour measures 1.6:1.
+// ColorNameSecondaryText is quieter text with a WCAG AA contrast (4.5:1) in both variants.
 const ColorNameSecondaryText fyne.ThemeColorName = "tsplab-secondary-text"
 
 // Secondary text colours (their contrasts: TestSecondaryTextContrast).
@@ -49,9 +47,7 @@ func (t Theme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
 	return t.Theme.Color(n, v)
 }
 
-// secondaryLabel is a label in ColorNameSecondaryText for texts whose
-// number of lines does not change: Fyne's OpenGL driver left added lines
-// out.
+// secondaryLabel is a label in ColorNameSecondaryText for texts of a fixed line count (OpenGL left added lines out).
 type secondaryLabel struct {
 	*widget.RichText
 	seg *widget.TextSegment
@@ -92,9 +88,7 @@ func (l *secondaryLabel) SetColor(name fyne.ThemeColorName) {
 // Text returns the label's text.
 func (l *secondaryLabel) Text() string { return l.seg.Text }
 
-// sizeLayout stacks its objects and asks for a height of at least minH
-// and, when maxW > 0, a width of at most maxW (long hints would widen the
-// side column past the window's edge).
+// sizeLayout stacks its objects at least minH high and, when maxW > 0, at most maxW wide (long hints would widen the column).
 type sizeLayout struct{ minH, maxW float32 }
 
 func (l sizeLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
@@ -117,9 +111,7 @@ func (l sizeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return s
 }
 
-// clearOfScrollBar wraps o, the content of a vertical scroll, with room
-// on its right for the scroll bar, which Fyne draws over the content:
-// entry fields then end before it.
+// clearOfScrollBar leaves room right of o, a vertical scroll's content, for the bar Fyne draws over it.
 func clearOfScrollBar(o fyne.CanvasObject) fyne.CanvasObject {
 	gutter := canvas.NewRectangle(color.Transparent)
 	gutter.SetMinSize(fyne.NewSize(theme.ScrollBarSize()+theme.Padding(), 0))

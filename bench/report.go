@@ -16,9 +16,7 @@ import (
 	"github.com/tsplab/tsplab/solver/gen"
 )
 
-// ReportParts are the parts of the report's plan, each run in one call: "gpu-a" and "gpu-b" on a machine
-// with a GPU (at most 9 minutes each), "gpus" on a host of several GPUs (1, 2 and 4 of them compared,
-// at most 7 minutes), "cpu" on any machine (its CPU figures name that machine).
+// ReportParts are the report's parts, each run in one call: "gpu-a", "gpu-b" and "gpus" on GPU hosts, "cpu" anywhere.
 var ReportParts = []string{"gpu-a", "gpu-b", "gpus", "cpu"}
 
 // ReportOptions control a run of the report's plan.
@@ -38,9 +36,7 @@ type reportStep struct {
 	run      func(*reportRun) (*Table, error)
 }
 
-// reportPlan is every table of the report in the order each part runs them; the estimates are of the
-// full setting on the H200 host (16 cores) and on the 2-core machine, with the instances the shared
-// TSPLIB folder holds (ja9847 and vm22775 add 130 s to gpu-a, mona-lisa100K 130 s to gpu-b, LKH-3 80 s).
+// reportPlan is every table of the report in each part's order, with estimates of the full setting on the H200 host.
 var reportPlan = []reportStep{
 	{"gpu-a", "ttq-tsplib", 390 * time.Second, (*reportRun).ttqTSPLIB},
 	{"gpu-b", "ttq-large", 270 * time.Second, (*reportRun).ttqLarge},
@@ -84,9 +80,8 @@ type reportRun struct {
 	loadAvg   string // the load average over the last minute when the run started, for the CPU tables
 }
 
-// RunReport runs the plan's parts given in opt.Parts and writes each table's CSV under opt.Results,
-// every row naming the build, the machine and the date; a table whose run fails is not written and
-// its error is returned after the other tables have run.
+// RunReport runs the parts in opt.Parts and writes each table's CSV under opt.Results;
+// a failed table's error comes after the rest ran.
 func RunReport(ctx context.Context, opt ReportOptions) error {
 	rr, err := newReportRun(ctx, opt)
 	if err != nil {
@@ -218,9 +213,7 @@ func loadNote() string {
 	return ", load average " + f[0] + " at the start"
 }
 
-// ReportFiles are the TSPLIB files (NAME.tsp) the given parts of the plan read, each once; a machine
-// that runs them needs these and optima.csv in its TSPLIB folder (a file absent there is skipped where
-// the plan says "where present").
+// ReportFiles are the TSPLIB files (NAME.tsp) the given parts read, each once; an absent one is skipped where the plan allows.
 func ReportFiles(parts []string) []string {
 	lists := map[string][][]string{
 		"gpu-a": {reportTSPLIB},

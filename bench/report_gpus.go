@@ -34,9 +34,7 @@ const gpusPartBudget = 7 * time.Minute
 // gpusOption is the engines' GPU selection (gpu/device's OptGPUs): "count=N", the first N usable GPUs.
 const gpusOption = "gpus"
 
-// gpusSetting is what the several-GPU part runs: pspm on lam (default schedule), 2opt-climb on the first
-// climbSizes cities of d18512 for climbTime, the batch of batchCount uniform batchN-city instances in
-// at its default work, GPU auto on auto for each of autoTimes.
+// gpusSetting is what the several-GPU part runs: pspm, 2opt-climb, the batch and GPU auto.
 type gpusSetting struct {
 	lam                []string
 	climbSizes         []int
@@ -63,9 +61,8 @@ func gpusSettingOf(quick bool) gpusSetting {
 // the smallest to the largest.
 var gpusLam = []string{"rd100", "kroA150", "rat195", "a280", "pcb442", "d493"}
 
-// gpusRow is one measurement of the several-GPU table: what ran, on how many GPUs it was asked to run
-// and on how many its account says it ran, its rate (0: a run without one) in unit, and its tours in
-// words; notMade, when set, says why the row was not measured.
+// gpusRow is one row of the several-GPU table: what ran on how many GPUs (asked and used), its rate in unit, its tours;
+// notMade says why a row was not measured.
 type gpusRow struct {
 	what       string
 	gpus, used int
@@ -181,10 +178,7 @@ func (rr *reportRun) gpusClimb(s gpusSetting, counts []int) ([]gpusRow, error) {
 	return rows, nil
 }
 
-// gpusBatch is `tsp batch` (this executable, a process of its own, as a user runs it) on s.batchCount
-// uniform instances at its default work, on each count of GPUs: instances a second over the process's
-// wall clock, that wall clock and the solve time its summary gives, and the mean and worst length
-// against one GPU's tours of the same instances.
+// gpusBatch is `tsp batch` as a process of its own on s.batchCount instances on each count of GPUs: its rate, clocks and lengths.
 func (rr *reportRun) gpusBatch(s gpusSetting, counts []int) ([]gpusRow, error) {
 	ins, err := batchInstances(s.batchN, s.batchCount)
 	if err != nil {
@@ -238,9 +232,8 @@ func writeInstanceLines(file string, ins []*solver.Instance) error {
 // batchSolvedIn reads the solve time from tsp batch's summary ("batch: N solved in 1.23 s, …").
 var batchSolvedIn = regexp.MustCompile(`solved in ([0-9.]+) s`)
 
-// batchProcess runs this executable's `tsp batch` on file's count instances on the first gpus GPUs,
-// writing out, and returns the process's wall clock, the solve time its summary gives and each line's
-// length in input order.
+// batchProcess runs this executable's `tsp batch` on file on the first gpus GPUs: its
+// wall clock, solve time and lengths in input order.
 func (rr *reportRun) batchProcess(file, out string, gpus, count int) (time.Duration, time.Duration, []float64, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -290,9 +283,8 @@ func lengthsAgainst(lens, ref []float64) string {
 	return spreadCell(d, "%+.4f") + " % against one GPU's tours"
 }
 
-// gpusAuto is GPU auto (seed 1) on s.auto for each of s.autoTimes on each count of GPUs: the gap of the
-// final tour. A time's runs of an instance are made only where all of them fit in the part's budget
-// from start, at the set-up its shorter runs took; the others are rows that say they were not made.
+// gpusAuto is GPU auto's final gap on s.auto for each of s.autoTimes and GPU count,
+// the runs that would overrun the budget not made.
 func (rr *reportRun) gpusAuto(s gpusSetting, counts []int, start time.Time) ([]gpusRow, error) {
 	e := rr.engine("auto", solver.BackendGPU)
 	if e == nil {
@@ -361,9 +353,7 @@ func countsList(counts []int) string {
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
-// gpusTableOf is the several-GPU table of rows: each rate's speed-up against the same row's on one GPU,
-// and the efficiency (the speed-up ÷ GPUs); a count of gpusCounts over the host's GPUs is a row that
-// says it was not made.
+// gpusTableOf is the several-GPU table: each rate's speed-up over one GPU and its efficiency (speed-up ÷ GPUs).
 func gpusTableOf(rows []gpusRow, host int) *Table {
 	t := &Table{Header: []string{"what", "GPUs", "GPUs used", "rate", "speed-up", "efficiency", "tours"}}
 	one := map[string]float64{}

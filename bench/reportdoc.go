@@ -14,9 +14,8 @@ import (
 	_ "embed"
 )
 
-// reportTemplate is the page docs/BENCHMARKS.md: its prose, and {{table "ID"}} where the table of
-// results/report-ID.csv goes. The prose lives in a Markdown file, read whole by whoever edits it, and
-// is compiled into the binary, so that the machine that measures writes the page with nothing to carry.
+// reportTemplate is docs/BENCHMARKS.md's prose with {{table "ID"}} placeholders,
+// compiled in so the measuring machine needs nothing else.
 //
 //go:embed report.md.tmpl
 var reportTemplate string

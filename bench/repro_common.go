@@ -37,9 +37,7 @@ type repro struct {
 	pl session.Pipeline
 }
 
-// run runs e on in with p through the pipeline as a suite measures it: no
-// lower bound beside it, the whole budget past a known optimum, and each
-// snapshot the engine sends to on (nil: none).
+// run runs e on in with p through the pipeline as a suite measures it: no bound beside it, the whole budget, snapshots to on.
 func (r *repro) run(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, on func(solver.Snapshot)) (solver.Result, error) {
 	plan, err := r.pl.Prepare(e, in, p)
 	if err != nil {

@@ -571,9 +571,7 @@ type lamT3Prior struct {
 // lamT3PriorColumns are the columns a prior row needs, by header name.
 var lamT3PriorColumns = []string{"instance", "threshold (SSPM best)", "SSPM runs, mean time", "TC CPU SSPM", "TC GPU PSPM", "GPU speedup", "GPU mean time to threshold s"}
 
-// lamT3PriorRow reads one row rec of a lam-table3.csv (columns col): the
-// instance's name and its prior, nil for a row without a threshold (the
-// average rows).
+// lamT3PriorRow reads one lam-table3.csv row: the instance's name and its prior (nil for the average rows).
 func lamT3PriorRow(col map[string]int, rec []string) (string, *lamT3Prior, error) {
 	cell := func(name string) string {
 		if i := col[name]; i < len(rec) {

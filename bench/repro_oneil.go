@@ -219,9 +219,7 @@ func (s *oneilSuite) throughput() (*Table, error) {
 	return t, nil
 }
 
-// throughputNotes adds throughput's notes to t: the paper, the machine,
-// how the kernels (tries windows of window after warm) and the engines
-// (T per size) were timed.
+// throughputNotes adds throughput's notes to t: the paper, the machine and how kernels and engines were timed.
 func (s *oneilSuite) throughputNotes(t *Table, T time.Duration, tries int, warm, window time.Duration) {
 	kernelNote := "Kernel only: the 2-opt evaluation kernel timed with CUDA events over random tours of the same n, launches sized to give at least 1 s of kernel time, best of 3 (the paper's protocol)."
 	if s.opt.Quick {

@@ -9,9 +9,7 @@ import (
 	"slices"
 )
 
-// Shard is one part of a suite run split over machines: the rows whose
-// index in the suite's order, modulo N, is I. The zero Shard is the whole
-// run.
+// Shard is one part of a suite run split over machines: the rows whose index modulo N is I (zero: the whole run).
 type Shard struct {
 	I int `json:"i"`
 	N int `json:"n"`
@@ -108,9 +106,7 @@ func ReadReport(path string) (Report, error) {
 	return rep, nil
 }
 
-// Merge joins the reports of the N shards of one suite run into the
-// report the whole run on one machine writes: each table's rows in the
-// suite's order, the notes of shard 0. names name the reports in errors.
+// Merge joins the N shards' reports of one suite run into the one-machine report; names name the reports in errors.
 func Merge(reps []Report, names []string) (Report, error) {
 	if len(reps) == 0 {
 		return Report{}, fmt.Errorf("no reports to merge")

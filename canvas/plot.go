@@ -20,9 +20,7 @@ import (
 // point of the older half is dropped.
 const MaxCurvePoints = 20000
 
-// Curve is a Fyne widget plotting the best tour length against time, a
-// convergence plot that grows while a run goes on. Call its methods on the
-// Fyne goroutine.
+// Curve is a Fyne widget plotting best tour length against time while a run goes on; call it on the Fyne goroutine.
 type Curve struct {
 	widget.BaseWidget
 
@@ -205,10 +203,7 @@ func (c *Curve) CreateRenderer() fyne.WidgetRenderer {
 	return r
 }
 
-// curveRenderer draws the plot between two bands of text, so that no
-// label lies on a line of the plot: above it the length axis's title with
-// its top value and the legend of the dashed line, beneath it the
-// length axis's bottom value, the time axis's title and its end.
+// curveRenderer draws the plot between two bands of text, so that no label lies on a line.
 type curveRenderer struct {
 	c                         *Curve
 	raster                    *fcanvas.Raster

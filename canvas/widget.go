@@ -22,9 +22,7 @@ const (
 	MaxZoom = 2000
 )
 
-// TourView is a Fyne widget that shows a scene as one raster drawn by an
-// export.Rasterizer; the wheel zooms about the pointer, dragging pans, a
-// double tap fits the instance. Call its methods on the Fyne goroutine.
+// TourView is a Fyne widget showing a scene rastered by export.Rasterizer: wheel zooms, drag pans, double tap fits.
 type TourView struct {
 	widget.BaseWidget
 

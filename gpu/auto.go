@@ -10,9 +10,7 @@ import (
 	"github.com/tsplab/tsplab/solver/strategy"
 )
 
-// autoLSGreedy is whether GPU auto's 2opt-or descent of its start tour
-// starts from the greedy tour built on the GPU rather than the Hilbert
-// curve (docs/DECISIONS.md#gls-greedy-start).
+// autoLSGreedy starts GPU auto's 2opt-or descent from the GPU's greedy tour (docs/DECISIONS.md#gls-greedy-start).
 const autoLSGreedy = true
 
 // autoOwn are GPU auto's own options (autoSpec), parsed once.
@@ -33,10 +31,7 @@ var autoSpec = solver.NewSpec(
 		Auto("1 below 200,000 cities unless clustered, else 4").Experimental(),
 )
 
-// autoConfig is a GPU auto run's config, read once from its Params
-// (prepareAuto): CPU auto's, which it runs, and its own: the windows'
-// or-ils settings, those of the early or-ils, and the windows' first share
-// beside the partition search.
+// autoConfig is a GPU auto run's config, read once: CPU auto's, and its windows' and early or-ils's settings.
 type autoConfig struct {
 	cpu     cpuils.Config
 	windows ils.OrConfig
@@ -52,20 +47,14 @@ type autoConfig struct {
 // ownOptions are the names of GPU auto's own options.
 var ownOptions = autoSpec.Options(nil).Names()
 
-// splitParams returns p with GPU auto's own options alone (own) and p
-// for the CPU auto engine (cpu): its backend, the run's deadline as it
-// was (the engine decides by the time left to it), and the options
-// without GPU auto's own.
+// splitParams returns p with GPU auto's own options alone (own) and the rest for the CPU auto engine (cpu).
 func splitParams(p solver.Params) (own, cpu solver.Params) {
 	own, cpu = p.Split(ownOptions)
 	cpu.Backend = solver.BackendCPU
 	return own, cpu
 }
 
-// prepareAuto reads a GPU auto run's config from p on in once: its own
-// options, then CPU auto's config from the others (a *solver.ParamError
-// for a bad value); the windows take or-ils's defaults for the size but
-// for window and wsegment, their kick segment.
+// prepareAuto reads a GPU auto run's config from p on in once (a *solver.ParamError for a bad value).
 func prepareAuto(in *solver.Instance, p solver.Params) (autoConfig, error) {
 	var c autoConfig
 	ownP, cpuP := splitParams(p)
@@ -87,9 +76,7 @@ func prepareAuto(in *solver.Instance, p solver.Params) (autoConfig, error) {
 	return c, nil
 }
 
-// planAuto is a GPU auto run of p on in, read and decided once: its
-// config (prepareAuto), its strategy (decideAuto) and the Params of the
-// CPU auto engine it runs (splitParams).
+// planAuto is a GPU auto run of p on in read and decided once: config, strategy and CPU auto's Params.
 func planAuto(in *solver.Instance, p solver.Params, limit time.Duration) (autoConfig, strategy.Strategy, solver.Params, error) {
 	cfg, err := prepareAuto(in, p)
 	if err != nil {
@@ -99,10 +86,7 @@ func planAuto(in *solver.Instance, p solver.Params, limit time.Duration) (autoCo
 	return cfg, decideAuto(in, p, limit, cfg), cpu, nil
 }
 
-// decideAuto is GPU auto's strategy for a run of c on in with p: CPU
-// auto's facts (its workers, kicks and every option given, partition
-// included) with the time left (limit; 0: none) and the GPU's devices,
-// decided once; CPU auto and pop carry it out as they are handed it.
+// decideAuto is GPU auto's strategy for a run on in: CPU auto's facts with the time left and the GPU's devices.
 func decideAuto(in *solver.Instance, p solver.Params, limit time.Duration, c autoConfig) strategy.Strategy {
 	a := cpuils.Auto()
 	f := a.Facts(c.cpu, in, limit)
@@ -114,9 +98,7 @@ func decideAuto(in *solver.Instance, p solver.Params, limit time.Duration, c aut
 	return a.Decide(f)
 }
 
-// cpuAlone is whether a GPU auto run by st left the CPU search alone:
-// the strategy gave the GPU no windows and the population took no GPU
-// pool (pooled).
+// cpuAlone is whether the strategy gave the GPU no windows and the population no GPU pool.
 func cpuAlone(st strategy.Strategy, pooled bool) bool {
 	return !st.GPU.Windows && !pooled
 }

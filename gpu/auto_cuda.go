@@ -17,12 +17,8 @@ import (
 	"github.com/tsplab/tsplab/solver/strategy"
 )
 
-// solveAuto is the GPU auto engine: the CPU auto engine (a Go call,
-// cpuils.Auto) with its Held–Karp ascent on the GPU through aid's
-// Ascents, and the GPU's roles strategy.Decide gives it: or-ils's windows
-// beside its partition search (Strategy.GPU.Windows), or-ils before its
-// first tour (solveEarly, GPU.Early), a 2opt-or descent of the start tour
-// (autoLSStart) and the block search on a population's tours (GPU.Pool).
+// solveAuto is the GPU auto engine: CPU auto with its ascent on the GPU, plus the GPU roles strategy.Decide
+// gives it: windows beside the partition search, early or-ils, a start descent and the population's pool.
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	cfg, st, cpu, err := planAuto(in, p, solver.LeftOf(ctx, start))
@@ -67,11 +63,8 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	return res, err
 }
 
-// autoAid is the aid GPU auto gives CPU auto on a run by st: the ascent's
-// device where the kernels take the instance, the GPU's block search on
-// a population's tours (pooled: the population took it) and or-ils's
-// windows beside the partition search on every selected GPU context
-// (gpus of them, closed by closeAll).
+// autoAid is GPU auto's aid to CPU auto: the ascent's device, the block search on a population's tours (pooled:
+// taken) and or-ils's windows beside the partition search on every selected context (gpus, closed by closeAll).
 func autoAid(ctx context.Context, in *solver.Instance, seed uint64, cfg autoConfig, st strategy.Strategy, aid solver.Aid) (cpuAid solver.Aid, pooled *atomic.Bool, gpus int, closeAll func()) {
 	pooled, gpus, closeAll = new(atomic.Bool), 1, func() {}
 	cpuAid = solver.Aid{Device: ascent.BoundDevice, Ascents: aid.Ascents}
@@ -102,12 +95,8 @@ func autoAid(ctx context.Context, in *solver.Instance, seed uint64, cfg autoConf
 	return cpuAid, pooled, gpus, closeAll
 }
 
-// autoLSStart returns the run's start tour, a 2-opt + Or-opt local
-// optimum found on the GPU (2opt-or, for the strategy's StartDescent from
-// start: none, the greedy tour itself, with a long limit) when the
-// strategy starts there (strategy.StartGPUDescent), and the descent's
-// account; no tour otherwise, or with a warning when the descent failed.
-// The sink shows the phase, then the tour.
+// autoLSStart returns the start tour, a 2opt-or optimum found on the GPU, when the strategy starts there
+// (strategy.StartGPUDescent), with the descent's account; no tour otherwise or on failure (warned).
 func autoLSStart(ctx context.Context, in *solver.Instance, seed uint64, st strategy.Strategy, start time.Time, sink *solver.Sink) ([]int, *solver.GPUStart, string) {
 	if st.Start != strategy.StartGPUDescent {
 		return nil, nil, ""
@@ -126,10 +115,8 @@ func autoLSStart(ctx context.Context, in *solver.Instance, seed uint64, st strat
 	return t, gst, ""
 }
 
-// solveEarly runs or-ils (from Params.Start, else the space-filling curve)
-// while the CPU auto engine builds its lists and start tour (with cpu, p
-// for it: splitParams), and stops it at the engine's first tour;
-// snapshots and result carry the better tour.
+// solveEarly runs or-ils while the CPU auto engine builds its lists and start tour, stopped at its first tour;
+// the better tour wins.
 func solveEarly(ctx context.Context, e solver.Engine, aid solver.Aid, in *solver.Instance, p, cpu solver.Params, cfg autoConfig, plan strategy.Strategy, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
 	type orSide struct {
 		ph  ils.OrPhase

@@ -10,11 +10,7 @@ func init() {
 	solver.Declare(AlgoAuto, solver.BackendGPU, device.WithGPUs{Declarer: autoDeclarer{}})
 }
 
-// autoDeclarer declares GPU auto's options: those of CPU auto, which it
-// runs, that a user needs (the stable ones, partition, which its strategy
-// reads, and windows, the windows of the tour after the partition
-// search), then its own (autoSpec); the gpus option besides, as every
-// GPU engine's.
+// autoDeclarer declares GPU auto's options: CPU auto's stable ones, partition and windows, its own and gpus.
 type autoDeclarer struct{}
 
 // Options returns GPU auto's options with their defaults on in.

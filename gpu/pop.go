@@ -10,9 +10,7 @@ import (
 // (OpenTourPool) on copies of its pool's members beside the workers.
 const AlgoPop = "pop"
 
-// GPU pop takes CPU pop's options as CPU pop declares them (the one that
-// sets the GPU's rounds, gpuround, is CPU pop's, read only with a pool),
-// and gpus.
+// GPU pop takes CPU pop's options and gpus.
 func init() {
 	solver.Declare(AlgoPop, solver.BackendGPU, device.WithGPUs{Declarer: population.Options})
 }

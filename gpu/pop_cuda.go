@@ -12,10 +12,8 @@ import (
 	"github.com/tsplab/tsplab/solver/cpu/population"
 )
 
-// solvePop is the GPU pop engine: the CPU pop engine (a Go call,
-// population.Solve) with its Held–Karp ascent on the GPU and the GPU's
-// block search (OpenTourPool, gpu/blockils/blockils.cu) on copies of its
-// pool's members beside its workers, their gains offered to its pool.
+// solvePop is the GPU pop engine: CPU pop with its ascent on the GPU and the GPU's block search on copies of its
+// pool's members, their gains offered to the pool.
 func solvePop(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	cpuAid := solver.Aid{Device: ascent.BoundDevice, Ascents: aid.Ascents, Pool: blockils.OpenTourPool, FirstTour: aid.FirstTour}

@@ -6,12 +6,8 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// mergeSnapshots returns two channels whose snapshots reach snaps (nil:
-// two nil channels), each with Best and BestLength replaced by the
-// shortest best tour either has sent so far, and b's Elapsed made late
-// longer (b's sender started late after the run, and counts from then),
-// and a function that closes both, once their senders are done, and
-// waits until the last snapshot is forwarded.
+// mergeSnapshots returns two channels feeding snaps (nil: two nil channels) with the shortest best tour of either,
+// b's Elapsed made late longer, and a function that closes both and waits for the last snapshot.
 func mergeSnapshots(snaps chan solver.Snapshot, late time.Duration) (a, b chan solver.Snapshot, wait func()) {
 	if snaps == nil {
 		return nil, nil, func() {}

@@ -9,15 +9,10 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// splitPaths is a solver.PathImprover over several improvers, one a GPU:
-// a path is cut into as many consecutive pieces, each piece's two ends
-// its neighbours' too, and the pieces are improved at once, each on its
-// own improver.
+// splitPaths is a solver.PathImprover over several improvers, one a GPU: a path's consecutive pieces improved at once.
 type splitPaths []solver.PathImprover
 
-// ImprovePath improves the pieces of path until until and writes each
-// shorter piece back (its ends stay); it returns the sum of their gains,
-// or the first error.
+// ImprovePath improves the pieces of path until until, their ends kept, and returns the sum of their gains.
 func (sp splitPaths) ImprovePath(ctx context.Context, in *solver.Instance, path []int32, until time.Time) (int64, error) {
 	k := min(len(sp), max(1, (len(path)-1)/2))
 	pieces := make([][]int32, k)

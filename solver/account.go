@@ -2,10 +2,7 @@ package solver
 
 import "github.com/tsplab/tsplab/solver/account"
 
-// The run's account (Result.Account, Snapshot.Account) and the engine's
-// settings and figures (Result.Settings, Result.Stats) are defined in
-// solver/account; these names let engines and front ends use them as
-// solver's own.
+// The run's account and the engine's settings and figures are defined in solver/account, named here as solver's own.
 type (
 	// Account is what a run's search did, as typed figures (account.Account).
 	Account = account.Account

@@ -5,21 +5,14 @@ import (
 	"math"
 )
 
-// Anneal is a simulated annealing run's settings on either backend: the
-// run's Params and the shared options the annealers take, read from them
-// (0: not given). fillSchedule fills the schedule's defaults, so the same
-// Params run the same schedule on the CPU and the GPU.
+// Anneal is an annealing run's settings on either backend: its Params and the shared options read from them (0: not given),
+// so the same Params run the same schedule on the CPU and the GPU.
 type Anneal struct {
 	Params
-	// Blocks is the number of parallel searches (PSPM's TB), Threads the
-	// moves tried in parallel per search (PSPM's TPB), K the temperature
-	// steps between global-best exchanges (Lam et al.'s Se).
+	// Blocks (PSPM's TB), Threads (TPB) and K, the steps between global-best exchanges (Lam et al.'s Se).
 	Blocks, Threads, K int
-	// The schedule: T from T0 down to TEnd, multiplied by Alpha each step
-	// of Sweeps (Lam et al.'s Sp) × N iterations.
-	// T0 and TEnd are in the instance's units (Dist's); Unit is how many
-	// of them make one of the file's own, which the options t0 and tend
-	// are given in (1 for TSPLIB files, 10^ScaleExp for point lists).
+	// The schedule: T from T0 to TEnd, times Alpha each step of Sweeps (Sp) × N iterations, in the instance's units;
+	// Unit of them make one of the file's, in which t0 and tend are given.
 	T0, TEnd, Alpha float64
 	Sweeps          int
 	Unit            float64
@@ -45,18 +38,14 @@ func readAnneal(p Params, r reading) Anneal {
 		T0: num("t0"), TEnd: num("tend"), Alpha: num("alpha"), Sweeps: int(num("sweeps"))}
 }
 
-// AnnealOf reads an annealer's settings for a run on in from p with the
-// schedule's defaults filled in and checked (fillSchedule); Blocks and
-// Threads stay 0 where p does not give them, for the engine to choose.
+// AnnealOf reads an annealer's settings for a run on in from p, the schedule filled in
+// and checked (Blocks, Threads: 0 where not given).
 func AnnealOf(in *Instance, p Params) (Anneal, error) {
 	return fillSchedule(in, readAnneal(p, p.reading(sharedOptions)))
 }
 
-// fillSchedule returns a with the schedule's unset fields (t0, tend, alpha,
-// sweeps, k) at their defaults, checked: each in its range, t0 above tend
-// and at most MaxScheduleSteps temperature steps. a's T0 and TEnd are
-// given in the file's units; the result's are in in's (Unit says how
-// many make one of the file's), the defaults scaled to a point list.
+// fillSchedule returns a with the schedule's unset fields at their defaults, checked (t0 above tend, at most
+// MaxScheduleSteps steps); T0 and TEnd go from the file's units to in's.
 func fillSchedule(in *Instance, a Anneal) (Anneal, error) {
 	unit, k0, kEnd := tempUnits(in)
 	given := a
@@ -125,9 +114,7 @@ func (a Anneal) unit() float64 {
 	return 1
 }
 
-// Settings are the values the run of a used (Result.Settings), for each
-// of the shared options engine e declares; t0 and tend in the file's
-// units, as they are given.
+// Settings are the values the run of a used for each shared option e declares (t0, tend in the file's units).
 func (a Anneal) Settings(e Engine) Settings {
 	set := OptionsFor(e.Name(), e.Backend())
 	has := func(name string) bool { _, ok := set.Lookup(name); return ok }

@@ -7,11 +7,8 @@ import (
 	"strings"
 )
 
-// Decl declares one option of an engine whose settings live in a config
-// struct C: how front ends show it (an Option: name, kind, default, range,
-// doc, tier) and the field of C its value is parsed into. Build one with
-// Int, Float, Choice, Enum, Bool, SharedInt, SharedFloat or Shared, then adjust it with
-// the chained methods (Default, Auto, Doc, Experimental, ...).
+// Decl declares one option of an engine whose settings live in config struct C: how front ends show it and the field
+// its value is parsed into. Build one with Int, Float, Choice, Enum, Bool, SharedInt, SharedFloat or Shared.
 type Decl[C any] struct {
 	opt Option
 	set func(c *C, text string, v float64)
@@ -47,9 +44,7 @@ func Choice[C any](name string, field func(*C) *string, def string, choices []st
 	}
 }
 
-// Enum declares an option of C whose value is one of choices, stored as
-// the value of the same index in values: the engine reads a typed value,
-// the text mapped once when the options are parsed.
+// Enum declares an option of C whose text choice is stored as the value of the same index in values.
 func Enum[C, T any](name string, field func(*C) *T, def string, choices []string, values []T, doc string) Decl[C] {
 	if len(values) != len(choices) {
 		panic("solver.Enum " + name + ": one value per choice")
@@ -72,10 +67,7 @@ func Bool[C any](name string, field func(*C) *bool, def bool, doc string) Decl[C
 	}
 }
 
-// SharedInt declares that C takes the shared int option called name
-// (blocks, threads, k, sweeps, workers: set with --name, 0 meaning the
-// default), with its widest range and shared default; field may be nil
-// for an engine that reads the value elsewhere (AnnealOf).
+// SharedInt declares that C takes the shared int option name with its widest range and default (field nil: read elsewhere).
 func SharedInt[C any](name string, field func(*C) *int) Decl[C] {
 	return Decl[C]{opt: sharedOption(name), set: func(c *C, _ string, v float64) {
 		if field != nil {
@@ -123,11 +115,8 @@ func (d Decl[C]) Doc(doc string) Decl[C] { d.opt.Doc = doc; return d }
 // reproduction: front ends list it only when asked.
 func (d Decl[C]) Experimental() Decl[C] { d.opt.Experimental = true; return d }
 
-// SizeRow is one row of an engine's defaults by instance size: for
-// instances of From cities up to To (exclusive; 0: no upper bound) the
-// options named in Set take those defaults (as text) and those in PerCity
-// that many times the cities, rounded down. Options a row does not name
-// keep their declared defaults.
+// SizeRow is one row of an engine's defaults by size: for From up to To cities (0: no bound) Set's defaults and
+// PerCity's multiples of the cities; other options keep theirs.
 type SizeRow struct {
 	From, To int
 	Set      map[string]string
@@ -168,9 +157,7 @@ func (t SizeTable) sets(name string) bool {
 	return false
 }
 
-// Apply returns set with the defaults the table gives in: in nil (no
-// instance), every option some row sets shows BySize; else the row for
-// in's size sets its options' defaults and the others keep theirs.
+// Apply returns set with the table's defaults for in's size (nil: the options some row sets show BySize).
 func (t SizeTable) Apply(in *Instance, set OptionSet) OptionSet {
 	set = slices.Clone(set)
 	if len(t) == 0 {
@@ -199,10 +186,7 @@ func (t SizeTable) Apply(in *Instance, set OptionSet) OptionSet {
 	return set
 }
 
-// Spec is one engine's options: the declarations of its config struct C,
-// in display order, and its defaults by instance size. Parse fills a C
-// from a run's Params; Options lists the declarations for front ends.
-// Declare registers a Spec under the engine's (algorithm, backend).
+// Spec is one engine's options: its config's declarations in display order and its defaults by size.
 type Spec[C any] struct {
 	decls []Decl[C]
 	sizes SizeTable
@@ -265,9 +249,7 @@ func (s *Spec[C]) mustHave(name string) {
 // Sizes returns the spec's defaults by instance size.
 func (s *Spec[C]) Sizes() SizeTable { return s.sizes }
 
-// Options returns the declared options with their defaults on in (nil:
-// the declared ones, BySize where the size table decides), those fixed
-// aside.
+// Options returns the declared options with their defaults on in (nil: BySize where the table decides), fixed ones aside.
 func (s *Spec[C]) Options(in *Instance) OptionSet {
 	return s.visible(s.sizes.Apply(in, s.declared()))
 }
@@ -284,10 +266,7 @@ func (s *Spec[C]) visible(set OptionSet) OptionSet {
 	return out
 }
 
-// Fixed returns a copy of s in which the options called names are no
-// longer options of the engine: not listed, refused when given, their
-// fields set to the default (by size where the table sets one). Engines
-// sharing a config struct keep only the options their users need.
+// Fixed returns a copy of s without the options names (refused when given, their fields at the default).
 func (s *Spec[C]) Fixed(names ...string) *Spec[C] {
 	c := &Spec[C]{decls: slices.Clone(s.decls), sizes: s.sizes}
 	for _, name := range names {
@@ -310,13 +289,8 @@ func (s *Spec[C]) declared() OptionSet {
 	return set
 }
 
-// Parse reads p's settings into a C: each option's value as p gives it
-// (a shared option's 0 is not given), else its
-// default on in (nil: the declared one), checked against its kind and
-// range. An option whose default is computed (Auto) and that p does not
-// set is left zero for the engine to fill. A bad value, or an Extra key
-// that is not one of the options, is a *ParamError naming the flag, the
-// value and the range. A Params.Config of type func(*C) then changes C.
+// Parse reads p's settings into a C, each checked against its kind and range, else its default on in; an Auto option
+// not given stays zero. A bad value or unknown key is a *ParamError; a func(*C) Params.Config then changes C.
 func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 	var c C
 	set := s.declared()

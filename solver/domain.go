@@ -2,9 +2,7 @@ package solver
 
 import "github.com/tsplab/tsplab/solver/problem"
 
-// The problem itself (instances, their distances, tours, lengths and units)
-// is defined in solver/problem, which imports nothing of this module; these
-// names let engines and front ends use it as solver's own.
+// The problem itself is defined in solver/problem; these names let engines and front ends use it as solver's own.
 type (
 	// Instance is one symmetric TSP instance (problem.Instance).
 	Instance = problem.Instance

@@ -30,19 +30,13 @@ type Snapshot struct {
 	Progress    float64       // 0..1 of the schedule or time budget
 	Moves       int64         // moves evaluated so far
 	Elapsed     time.Duration // since the start of Solve
-	// BestElapsed is when Best was found, on Elapsed's clock (0: at
-	// Elapsed): a snapshot that takes over an unread one's Best keeps
-	// its time (Merge).
+	// BestElapsed is when Best was found (0: at Elapsed), kept by Merge.
 	BestElapsed time.Duration
 
-	// Phase is the part of the run the engine is in ("" when the engine
-	// does not say: read it as PhaseSearch); PhaseProgress is the fraction
-	// of that phase done, 0..1, or negative when unknown.
+	// Phase is the engine's part of the run ("": PhaseSearch); PhaseProgress its fraction done, negative when unknown.
 	Phase         Phase
 	PhaseProgress float64
-	// Account is what the search did so far (nil: the engine does not
-	// say, or nothing new since the last snapshot: Merge keeps the
-	// older one's).
+	// Account is what the search did so far (nil: not said, or nothing new: Merge keeps the older).
 	Account *Account
 }
 
@@ -58,11 +52,7 @@ type Result struct {
 	Algorithm string
 	Backend   string
 	Params    Params // the parameters used, defaults filled in
-	// Limit is the time limit asked for the run (Params.TimeLimit, else
-	// the engine's default; 0: none) and Granted the time its engine was
-	// given, from its start to its context's deadline (0: none), less
-	// than Limit where the front end spent some of it (reading the
-	// instance) or keeps some for the run's end.
+	// Limit is the time limit asked (0: none) and Granted the time the engine was given, less where the front end kept some.
 	Limit, Granted time.Duration
 	// Stopped is true when the run ended before its schedule did (time
 	// limit, target or interrupt); StopReason says which.
@@ -105,15 +95,11 @@ type Engine interface {
 	Describe() string
 	// Available returns nil when the engine can run here, else why not.
 	Available() error
-	// Solve runs until the schedule ends, the time limit passes, the
-	// target is reached or ctx is cancelled, sending snapshots to snaps
-	// (nil, or from Latest) through a Sink; it returns the best tour found.
+	// Solve runs until the schedule ends, the limit passes, the target is reached or ctx ends, snapshots to snaps.
 	Solve(ctx context.Context, in *Instance, p Params, snaps chan Snapshot) (Result, error)
 }
 
-// MaxDescription is the longest an engine's description may be, in
-// characters: a line or two of a menu; what depends on the instance's size
-// belongs in docs/ENGINES.md and the engine's Plan.
+// MaxDescription is the longest an engine's description may be: a line or two of a menu.
 const MaxDescription = 300
 
 var (
@@ -173,10 +159,8 @@ func Lookup(algorithm, backend string) (Engine, error) {
 	return e, nil
 }
 
-// Resolve picks the engine for a user's (algorithm, backend) choice.
-// Backend "auto" takes the GPU engine when it is available and otherwise
-// the CPU one; note then says why the GPU was not used (empty if it was).
-// Backend "gpu" returns an error when the GPU engine is unavailable.
+// Resolve picks the engine for an (algorithm, backend) choice: "auto" takes the available GPU engine, else the CPU's,
+// note saying why; "gpu" fails when the GPU engine is unavailable.
 func Resolve(algorithm, backend string) (e Engine, note string, err error) {
 	if algorithm == "" {
 		algorithm = "auto"
@@ -219,9 +203,7 @@ type Outcome struct {
 	// Stopped says the engine ended before its schedule (context, time
 	// limit or target).
 	Stopped bool
-	// Reason, when set, is why it stopped, for an engine that knows
-	// better than its end time does (one that ended by its time limit
-	// before the deadline); else Finish tells from the end time.
+	// Reason, when set, is why it stopped, where the engine knows better than its end time
 	Reason  StopReason
 	Device  string  // Result.Device: the device only
 	Account Account // Result.Account: what the search did

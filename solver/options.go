@@ -24,12 +24,8 @@ const (
 	KindText OptionKind = "text"
 )
 
-// Option describes one engine setting: its name, type, default, allowed
-// range and meaning. Its value is a key of Params.Extra (`tsp solve --opt
-// name=value`; absent means the default), or Params.Workers for workers.
-// Shared marks the options several engines share, each with a flag of its
-// own (blocks, threads, k, t0, tend, alpha, sweeps, workers), where 0
-// means the default.
+// Option describes one engine setting, a key of Params.Extra (`--opt name=value`) or Params.Workers; Shared marks
+// the options several engines share, each with its flag, 0 meaning the default.
 type Option struct {
 	Name   string
 	Kind   OptionKind
@@ -45,9 +41,7 @@ type Option struct {
 	// Choices are the values of a choice option.
 	Choices []string
 	Doc     string
-	// Experimental marks an option kept for a suite or a paper's
-	// reproduction, not one a user of the engine needs: front ends list it
-	// only when asked (tsp engines --verbose --all, the app's "Advanced").
+	// Experimental marks an option for a suite or a paper's reproduction, listed only when asked.
 	Experimental bool
 }
 
@@ -203,10 +197,7 @@ func (o Option) inRange(v float64) bool {
 	return true
 }
 
-// ParamError is a setting outside what the engine can take: a usage error
-// (the CLI exits 2 on it). Flag names the flag ("--blocks", "--opt rkbi_k"),
-// Value the value given, Range what is allowed; Why adds the reason when
-// the range depends on the instance or the device.
+// ParamError is a setting the engine cannot take (the CLI exits 2): the flag, the value, the range and why.
 type ParamError struct {
 	Flag  string
 	Value string
@@ -245,9 +236,7 @@ func (e *ParamError) Unwrap() error { return e.Err }
 // Limits of every engine, whatever the backend: what the engines and the
 // memory can take. A value past one is refused by Validate.
 const (
-	// MaxBlocks bounds the parallel searches (each holds a tour; Lam et al.
-	// use at most 4224): more take seconds to set up, past a short time
-	// limit.
+	// MaxBlocks bounds the parallel searches (Lam et al. use at most 4224).
 	MaxBlocks = 1 << 16
 	// MaxThreads bounds the moves per search per iteration (a CUDA
 	// block's most threads).
@@ -286,16 +275,12 @@ const (
 	// DefaultThreads is PSPM's moves per iteration of one search: a warp
 	// of 32, the GPU's unit, on both backends.
 	DefaultThreads = 32
-	// DefaultSegment is PSPM's longest segment of one move on both
-	// backends: 1 is Lam et al.'s relocation; 2 and 3 add Or-opt moves of
-	// two and three consecutive cities, in either orientation, which halve
-	// the GPU's moves per second (docs/BENCHMARKS.md#pspm-on-lams-20).
+	// DefaultSegment is PSPM's longest segment on both backends: 1 is Lam et al.'s relocation
+	// (docs/BENCHMARKS.md#pspm-on-lams-20).
 	DefaultSegment = 1
 )
 
-// DefaultTimeLimit is the time budget of the engines without a natural end
-// (climbers, iterated local searches, auto) when Params.TimeLimit is 0, on
-// both backends: their DefaultLimit, which RunAided applies.
+// DefaultTimeLimit is the budget of engines without a natural end when Params.TimeLimit is 0.
 const DefaultTimeLimit = 10 * time.Second
 
 // inf is +Inf: an option without an upper bound.
@@ -350,9 +335,7 @@ func HasOptionTable(algorithm, backend string) bool {
 	return ok
 }
 
-// SharedOptions are the shared options (blocks, threads, k, t0, tend,
-// alpha, sweeps, workers) with their widest ranges: what a front end
-// offers for an engine that declares no options.
+// SharedOptions are the shared options at their widest ranges, for an engine that declares none.
 func SharedOptions() OptionSet { return slices.Clone(sharedOptions) }
 
 // Lookup returns the option called name.
@@ -407,12 +390,8 @@ var (
 	declared = map[[2]string]Declarer{}
 )
 
-// Declare registers the options of the engine (algorithm, backend), most
-// often a *Spec, for OptionsFor, EffectiveOptions, Validate, Params.Set
-// and the front ends. A later declaration replaces an earlier one. An
-// engine's package declares its options where it registers the engine,
-// in files every build compiles (so a build without the engine's backend
-// still lists them).
+// Declare registers the options of engine (algorithm, backend), replacing an earlier declaration; it is called in
+// files every build compiles, so a build without the backend still lists them.
 func Declare(algorithm, backend string, d Declarer) {
 	declMu.Lock()
 	defer declMu.Unlock()

@@ -16,11 +16,8 @@ type Params struct {
 	Algorithm string `json:"algorithm"`
 	Backend   string `json:"backend"`
 
-	// TimeLimit is the time limit asked for; 0 means the engine's schedule
-	// alone decides (RunAided gives engines without a natural end their
-	// default limit, DefaultLimiter). The front end that starts a run
-	// turns it into the deadline of the run's context once
-	// (WithTimeLimit); engines read the context, never TimeLimit.
+	// TimeLimit is the limit asked for (0: the engine's schedule, or its DefaultLimiter); the front end turns it into the
+	// context's deadline once, and engines read the context.
 	TimeLimit time.Duration `json:"time_limit_ns"`
 	Seed      uint64        `json:"seed"`
 	// Workers is the number of CPU goroutines; 0 means all cores.
@@ -33,10 +30,7 @@ type Params struct {
 	// Extra carries the engine's options by name ("blocks": "4224",
 	// "pivot": "rkbi", ...): Set and the engines' declarations read it.
 	Extra map[string]string `json:"extra,omitempty"`
-	// Config, when set, is a func(*C) for the config C the engine's Spec
-	// parses into: settings made in code, typed, which change C once its
-	// defaults on the instance and any text (Extra) are read; a func of
-	// another config is not called. Front ends give text.
+	// Config, when set, is a func(*C) for the engine's config C, applied after the defaults and text are read.
 	Config any `json:"-"`
 
 	// prepared is the config Prepare made for one engine and instance
@@ -45,9 +39,7 @@ type Params struct {
 	read     reading
 }
 
-// prepared is the config the pipeline prepared for one engine on one
-// instance from the settings extra and workers (cfg nil for an engine
-// without one: checked only).
+// prepared is the config the pipeline prepared for one engine on one instance (cfg nil: checked only).
 type prepared struct {
 	algorithm, backend string
 	in                 *Instance
@@ -82,9 +74,7 @@ func (p Params) Given(name string) bool {
 // ("" when unset).
 func (p Params) Text(name string) string { return strings.TrimSpace(p.Extra[name]) }
 
-// Without returns p without the engine option called name, on a copy of
-// its Extra map, so that the caller's map is left as it was, and without
-// the config Prepare made for the settings before.
+// Without returns p without option name, on a copy of Extra, dropping the prepared config.
 func (p Params) Without(name string) Params {
 	if _, ok := p.Extra[name]; !ok {
 		return p
@@ -95,9 +85,7 @@ func (p Params) Without(name string) Params {
 	return p
 }
 
-// Split returns p with only the options called names (in) and p without
-// them (out), each on a map of its own: the settings of an engine that
-// runs another split between them.
+// Split returns p with only the options names (in) and without them (out), each on its own map.
 func (p Params) Split(names []string) (in, out Params) {
 	in, out = p, p
 	for name := range p.Extra {
@@ -110,13 +98,8 @@ func (p Params) Split(names []string) (in, out Params) {
 	return in, out
 }
 
-// Set parses one "name=value" setting, as `tsp solve --opt` takes it, into
-// p: workers into Params.Workers, any other name into Params.Extra. A
-// shared option's value is checked here against its widest range; the
-// others by Validate, against the engine that will run. "name=" (and
-// "name=0" for a shared option) removes the setting (back to the default).
-// Set writes into a copy of Extra, so that a Params copied before keeps
-// its settings.
+// Set parses a "name=value" setting (`tsp solve --opt`) into p on a copy of Extra: workers into Workers, shared options
+// checked against their widest range; "name=" (shared: "name=0") restores the default.
 func (p *Params) Set(setting string) error {
 	p.prepared = nil
 	name, value, ok := strings.Cut(setting, "=")
@@ -166,16 +149,10 @@ func (p *Params) setExtra(name, value string) {
 	p.Extra[name] = value
 }
 
-// outputKeys are Params.Extra keys that the parameters of a report may
-// carry from what an engine chose (launch_waves, which the run's account
-// tells); they are accepted back (a report's parameters rerun as they are)
-// and ignored.
+// outputKeys are Extra keys a report's parameters carry from the engine's choices, accepted back and ignored.
 var outputKeys = []string{"launch_waves"}
 
-// checkExtraKeys returns a *ParamError for the first (in name order) key
-// of p.Extra that is not an option of set nor an output key; engine names
-// the engine in the message, which lists set's stable options (what a
-// user of the engine needs) and says where the others are.
+// checkExtraKeys returns a *ParamError for p's first unknown key, listing set's stable options.
 func checkExtraKeys(set OptionSet, engine string, p Params) error {
 	for _, k := range slices.Sorted(maps.Keys(p.Extra)) {
 		if _, ok := set.Lookup(k); ok && k != "workers" {
@@ -208,9 +185,7 @@ func didYouMean(set OptionSet, k string) string {
 	return "did you mean " + strings.Join(near, " or ") + "?"
 }
 
-// optionNames lists the stable options of set by name, for a message about
-// an unknown one; the experimental ones, which a user of the engine does
-// not need, are only counted.
+// optionNames lists set's stable options by name, the experimental ones only counted.
 func optionNames(set OptionSet) string {
 	var stable []string
 	experimental := 0
@@ -236,9 +211,7 @@ func optionNames(set OptionSet) string {
 	return fmt.Sprintf("%s (and %d experimental ones, listed by tsp engines --verbose --all)", have, experimental)
 }
 
-// WithExtra returns p with the Params.Extra key name set to value, on a
-// copy of the map, without the config Prepare made for the settings
-// before.
+// WithExtra returns p with Extra key name set to value, on a copy, dropping the prepared config.
 func (p Params) WithExtra(name, value string) Params {
 	p.prepared = nil
 	p.setExtra(name, value)
@@ -248,14 +221,10 @@ func (p Params) WithExtra(name, value string) Params {
 // optionReads counts the readings of settings from their text.
 var optionReads atomic.Int64
 
-// OptionReads is how many times settings were read from their text
-// (Params.Extra) since the program started: a run reads its settings
-// once, when its front end checks them (Read, Prepare).
+// OptionReads is how many times settings were read from their text: once a run.
 func OptionReads() int64 { return optionReads.Load() }
 
-// reading returns p's settings read from their text as options of set or
-// shared ones: the reading p carries (Read, Prepare) where it holds every
-// one with the same text and kind, else a new one (OptionReads).
+// reading returns p's settings read as options of set, reusing the reading p carries where it covers them.
 func (p Params) reading(set OptionSet) reading {
 	if p.read.covers(p, set) {
 		return p.read

@@ -1,8 +1,6 @@
 package solver
 
-// Phase names a part of a run, in the order a run goes through them.
-// Engines report it in Snapshot.Phase so that front ends can say what a
-// long set-up is doing before the first tour exists.
+// Phase names a part of a run, reported in Snapshot.Phase so front ends can say what a long set-up does.
 type Phase string
 
 // The phases of a run. An engine reports the ones it has; most go from

@@ -10,22 +10,15 @@ import (
 	"strings"
 )
 
-// Preparer is an engine that reads a run's settings into its typed config
-// once: the run pipeline calls Prepare (through the package's Prepare)
-// and hands the engine the config with the params, so that its Solve
-// reads it (Configure) instead of parsing the params again. An engine
-// that is no Preparer gets the config of its declared Spec.
+// Preparer is an engine that reads a run's settings into its typed config once, for Prepare; others get their Spec's config.
 type Preparer interface {
 	// Prepare returns the engine's config for a run of p on in, or a
 	// *ParamError.
 	Prepare(in *Instance, p Params) (any, error)
 }
 
-// Prepare checks p for e on in (Validate, a *ParamError) and returns it
-// carrying e's config (Preparer, else its declared Spec's), so that e's Solve on in takes that
-// config (Configure) and checks nothing again: the run pipeline prepares a
-// run once. Changing the settings (Set, Without, WithExtra) drops the
-// config, and a run of them is checked and parsed again.
+// Prepare checks p for e on in and returns it carrying e's config, so e's Solve checks nothing again; changing the
+// settings drops the config.
 func Prepare(e Engine, in *Instance, p Params) (Params, error) {
 	p.prepared = nil
 	r, err := validate(e, in, p)
@@ -58,9 +51,7 @@ func (p Params) preparedFor(e Engine, in *Instance) (any, bool) {
 	return c.cfg, true
 }
 
-// Check validates p for e on in (Validate) unless Prepare prepared it for
-// e on in: the one check an engine's Solve makes, directly or through
-// Configure.
+// Check validates p for e on in unless Prepare prepared it: the one check an engine's Solve makes.
 func Check(e Engine, in *Instance, p Params) error {
 	if _, ok := p.preparedFor(e, in); ok {
 		return nil
@@ -68,9 +59,7 @@ func Check(e Engine, in *Instance, p Params) error {
 	return Validate(e, in, p)
 }
 
-// Configure returns e's config for a run of p on in: the one Prepare
-// made, else p checked (Validate, unless Prepare did) and parsed with s. The one call an
-// engine's Solve makes to read its settings.
+// Configure returns e's config for a run of p on in, Prepare's or parsed with s: the one read of an engine's settings.
 func Configure[C any](s *Spec[C], e Engine, in *Instance, p Params) (C, error) {
 	cfg, ok := p.preparedFor(e, in)
 	if c, isC := cfg.(C); ok && isC {
@@ -87,9 +76,7 @@ func Configure[C any](s *Spec[C], e Engine, in *Instance, p Params) (C, error) {
 	return s.Parse(in, p)
 }
 
-// ConfigOf returns e's config for a run of p on in as Configure does, but
-// without checking p (an engine's DefaultLimit, which the pipeline calls
-// on checked params).
+// ConfigOf returns e's config for a run of p on in as Configure does, without checking p (for DefaultLimit).
 func ConfigOf[C any](s *Spec[C], e Engine, in *Instance, p Params) (C, error) {
 	if cfg, ok := p.preparedFor(e, in); ok {
 		if c, ok := cfg.(C); ok {
@@ -99,9 +86,7 @@ func ConfigOf[C any](s *Spec[C], e Engine, in *Instance, p Params) (C, error) {
 	return s.Parse(in, p)
 }
 
-// Read checks p for e before the instance is known (Validate with no
-// instance) and returns it carrying its settings as read, so that
-// Prepare on an instance, given them (ReadFrom), reads no text again.
+// Read checks p for e before the instance is known and returns it carrying its settings as read, for Prepare.
 func Read(e Engine, p Params) (Params, error) {
 	r, err := validate(e, nil, p)
 	p.read = r
@@ -117,27 +102,19 @@ func (p Params) ReadFrom(q Params) Params {
 	return p
 }
 
-// Tuner is implemented by engines whose option defaults or limits depend
-// on the instance or the device (the GPU engines: blocks from the
-// occupancy API, threads per block from the device). Tune returns opts
-// with Default set to the value that will run and Max narrowed to what the
-// device takes; it must not start a long computation.
+// Tuner is an engine whose option defaults or limits depend on the instance or device: Tune returns opts with the
+// Default that will run and Max narrowed, without a long computation.
 type Tuner interface {
 	Tune(in *Instance, opts OptionSet) OptionSet
 }
 
-// Planner is implemented by engines that decide a strategy for a run
-// (auto, pop): Plan says in one line what a run on in with the default
-// workers and time limit will do (`tsp engines FILE` shows it).
+// Planner is an engine that decides a run's strategy: Plan says in one line what a default run on in will do.
 type Planner interface {
 	Plan(in *Instance) string
 }
 
-// EffectiveOptions returns e's options with the defaults that will run on
-// in and the ranges allowed there: the table's values, then what depends
-// on the instance (workers: all cores; blocks and workers: at most
-// MaxTourCells / n), then the engine's own (Tuner). in may be nil (no
-// instance chosen yet).
+// EffectiveOptions returns e's options with the defaults that will run on in (nil: none chosen) and the ranges allowed
+// there: the table's, then the instance's bounds, then the engine's (Tuner).
 func EffectiveOptions(e Engine, in *Instance) OptionSet {
 	set := OptionsOn(e, in)
 	if t, ok := e.(Tuner); ok && in != nil {
@@ -186,13 +163,8 @@ func tempOption(o *Option, in *Instance) {
 	}
 }
 
-// Validate checks p against what engine e can take on instance in (nil:
-// only what does not depend on it): every field option the engine uses,
-// every Params.Extra key (which must be one of e's options), the time limit
-// and target, the annealing schedule's t0 > tend and its length, and the
-// memory of the parallel searches. It returns a *ParamError naming the
-// flag and the allowed range. Run calls it; front ends may call it
-// earlier to refuse a run before it starts.
+// Validate checks p against what e can take on in (nil: what does not depend on it): options, Extra keys, limits,
+// the schedule and the searches' memory, returning a *ParamError with the flag and range.
 func Validate(e Engine, in *Instance, p Params) error {
 	_, err := validate(e, in, p)
 	return err
@@ -232,9 +204,7 @@ func validate(e Engine, in *Instance, p Params) (reading, error) {
 	return r, nil
 }
 
-// CheckDevice checks the blocks and threads p gives against what e's
-// device takes on in (Tuner), which Validate leaves out so that it opens
-// no device: a GPU engine calls it as its run starts.
+// CheckDevice checks p's blocks and threads against e's device on in (Tuner), which Validate leaves out; GPU runs call it.
 func CheckDevice(e Engine, in *Instance, p Params) error {
 	t, ok := e.(Tuner)
 	if !ok || in == nil || !p.Given("blocks") && !p.Given("threads") {
@@ -244,9 +214,7 @@ func CheckDevice(e Engine, in *Instance, p Params) error {
 	return checkShared(e, in, set, p, p.reading(set), optBlocks, optThreads)
 }
 
-// checkShared checks the values p gives the shared options wides (read
-// in r) against e's ranges for them on in (the widest range where e does
-// not take one), saying why a range is narrower where it is.
+// checkShared checks p's values of the shared options wides against e's ranges on in, saying why one is narrower.
 func checkShared(e Engine, in *Instance, set OptionSet, p Params, r reading, wides ...Option) error {
 	for _, wide := range wides {
 		text := p.sharedText(wide.Name)

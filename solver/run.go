@@ -19,10 +19,8 @@ func KeepsFixedEdges(e Engine) bool {
 	return ok && k.KeepsFixedEdges()
 }
 
-// Run validates p (a *ParamError), refuses fixed edges to an engine that
-// does not keep them and runs e as RunAided does, stopping at a known
-// optimum. The front ends go through the run pipeline (solver/session),
-// which validates once and calls RunAided.
+// Run validates p, refuses fixed edges to an engine that does not keep them and runs e as RunAided does, stopping at
+// a known optimum. Front ends use the pipeline (solver/session).
 func Run(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snapshot) (Result, error) {
 	if err := Validate(e, in, p); err != nil {
 		return Result{StopReason: StopError}, err
@@ -42,13 +40,9 @@ func CheckFixedEdges(e Engine, in *Instance) error {
 	return nil
 }
 
-// RunAided solves in with e (with aid when e takes one, SolveWith), p
-// already checked, until ctx ends or its time limit passes: p's, else e's
-// default (DefaultLimitOf), from now, made ctx's deadline here
-// (WithTimeLimit) unless ctx ends first; with stopAtOptimum it stops at a
-// known optimum (StopOptimum; Result.Params keeps the user's target). It
-// records why the run ended (from context.Cause) and the limit asked and
-// the time granted, so that every backend reports alike.
+// RunAided solves in with e (with aid when it takes one), p checked, until ctx ends or the limit (p's, else e's default)
+// passes, made ctx's deadline here; stopAtOptimum stops at a known optimum. It records why the run ended and the limit
+// asked and time granted.
 func RunAided(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snapshot, aid Aid, stopAtOptimum bool) (Result, error) {
 	q := p
 	stopAtOptimum = stopAtOptimum && in.Optimum > 0 && in.HasOptimum() && p.Target < in.Optimum
@@ -76,9 +70,7 @@ func RunAided(ctx context.Context, e Engine, in *Instance, p Params, snaps chan 
 	return res, nil
 }
 
-// OptimalStart is the result of a run of e on in from p's start tour when
-// that tour is as short as in's known optimum: the start itself, stopped at
-// the optimum before any search (ok false: no start, or no such optimum).
+// OptimalStart is a run's result when p's start is already as short as the known optimum (ok false otherwise).
 func OptimalStart(e Engine, in *Instance, p Params) (res Result, ok bool, err error) {
 	if len(p.Start) != in.N || in.Optimum <= 0 || !in.HasOptimum() || TourLength(in, p.Start) > in.Optimum {
 		return Result{}, false, nil

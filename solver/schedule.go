@@ -8,22 +8,14 @@ import (
 	"time"
 )
 
-// PointTempScale multiplies the default t0 on a point list, and
-// PointTEndScale the default tend. The defaults are Lam et al.'s for
-// TSPLIB files, whose coordinates span about 10^3–10^4; a point list's
-// are scaled to span 10^6–10^7, where those temperatures are too cold to
-// anneal, and a schedule ending ten times warmer than t0's scale gives
-// spends less of a fitted run below any useful temperature
+// PointTempScale and PointTEndScale multiply the default t0 and tend on a point list, scaled far above TSPLIB's
 // (docs/DECISIONS.md#point-temp-scale).
 const (
 	PointTempScale = 50
 	PointTEndScale = 500
 )
 
-// tempUnits returns how many of in's units make one of the file's own,
-// in which t0 and tend are given, and what the default t0 and tend are
-// multiplied by: 1 for TSPLIB files and a nil instance, so those keep
-// the papers' schedule exactly.
+// tempUnits returns in's units per file unit (t0 and tend's) and the default temperatures' multipliers (1 for TSPLIB).
 func tempUnits(in *Instance) (unit, t0Scale, tendScale float64) {
 	if in == nil || in.Points == nil {
 		return 1, 1, 1
@@ -63,9 +55,8 @@ type ScheduleRun struct {
 	Descent time.Duration `json:"descent_ns"`
 }
 
-// String is the schedule in one line, as the CLI summary and the app show
-// it: "fitted to the time limit: alpha 0.9971 → 0.9969 (given 0.99), 1,220
-// steps of 10 sweeps, T 10000 → 0.1, descent 12ms".
+// String is the schedule in one line: "fitted to the time limit: alpha 0.9971 → 0.9969 (given
+// 0.99), 1,220 steps of 10 sweeps, T 10000 → 0.1, descent 12ms".
 func (s *ScheduleRun) String() string {
 	if s == nil {
 		return ""

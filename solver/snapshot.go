@@ -5,10 +5,7 @@ import "time"
 // DefaultSnapshotInterval bounds how often an engine sends snapshots.
 const DefaultSnapshotInterval = 50 * time.Millisecond
 
-// Sink sends snapshots to a channel at a bounded rate without ever
-// blocking: when the reader has not taken the previous snapshot, the new
-// one replaces it, so the reader always sees the newest state. A nil
-// channel makes every call a no-op.
+// Sink sends snapshots at a bounded rate without blocking, a new one replacing an unread one; a nil channel is a no-op.
 type Sink struct {
 	ch       chan Snapshot
 	interval time.Duration
@@ -17,9 +14,7 @@ type Sink struct {
 	phase    Phase // the last phase sent by SendPhase
 }
 
-// NewSink returns a Sink that sends at most one snapshot per interval
-// (DefaultSnapshotInterval if interval <= 0). start is the run's start,
-// used for Snapshot.Elapsed.
+// NewSink returns a Sink sending at most one snapshot per interval (<= 0: DefaultSnapshotInterval) from start.
 func NewSink(ch chan Snapshot, interval time.Duration, start time.Time) *Sink {
 	if interval <= 0 {
 		interval = DefaultSnapshotInterval
@@ -51,10 +46,7 @@ func (s *Sink) Send(snap Snapshot) {
 	Offer(s.ch, snap)
 }
 
-// SendPhase sends a snapshot that carries only the phase and its progress
-// (Tour and Best nil: the receiver keeps the tour it has), subject to the
-// same rate bound as Send unless the phase differs from the last one sent
-// through SendPhase, which always goes out.
+// SendPhase sends the phase and its progress alone, rate-bound unless the phase changed.
 func (s *Sink) SendPhase(ph Phase, progress float64) { s.SendStage(ph, progress, nil) }
 
 // SendStage is SendPhase with the run's account so far (nil: none).
@@ -69,10 +61,7 @@ func (s *Sink) SendStage(ph Phase, progress float64, acc *Account) {
 	s.Send(Snapshot{Phase: ph, PhaseProgress: progress, Account: acc})
 }
 
-// Offer puts snap into ch without blocking, replacing an unread snapshot
-// if the buffer is full (snap then carries what that one had and it has
-// not: Merge). With an unbuffered channel and no waiting reader, or a nil
-// one, it drops snap.
+// Offer puts snap into ch without blocking, merged over an unread snapshot (Merge); without a reader it drops snap.
 func Offer(ch chan Snapshot, snap Snapshot) {
 	select {
 	case ch <- snap:
@@ -91,13 +80,8 @@ func Offer(ch chan Snapshot, snap Snapshot) {
 	}
 }
 
-// Merge is newer as a reader that never sees older must get it: a
-// snapshot's nil Tour or Best means "unchanged since the last one", so
-// newer takes older's tour where it has none, and older's best tour (with
-// its length and time) where it has none or a longer one, and older's
-// account where it has none. A throttled
-// reader thus sees every change of the best tour, stamped with the time
-// it was found.
+// Merge is newer as a reader that never saw older must get it: nil Tour or Best mean unchanged, so newer takes older's
+// tour, shorter best (with its time) and account where it lacks them.
 func Merge(older, newer Snapshot) Snapshot {
 	if newer.Tour == nil && older.Tour != nil {
 		newer.Tour = older.Tour

@@ -46,9 +46,7 @@ func (r StopReason) Describe() string {
 	return "stopped"
 }
 
-// stopReason classifies a finished run from what Finish knows: whether
-// the engine stopped early and p's target. RunAided refines an early stop
-// with the context's cause.
+// stopReason classifies a finished run by its target and whether it stopped early (RunAided refines by the cause).
 func stopReason(p Params, length int64, stopped bool) StopReason {
 	switch {
 	case p.Target > 0 && length <= p.Target:

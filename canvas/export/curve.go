@@ -30,9 +30,8 @@ func DefaultCurveStyle() CurveStyle {
 	return CurveStyle{Background: s.Background, Axis: color.RGBA{R: 110, G: 115, B: 125, A: 255}, Line: s.Best, Optimum: s.Optimal}
 }
 
-// CurveRange returns the axes of a plot of pts: time from 0 to tmax (at
-// least xmax) and length from lo to hi, including the optimum when known
-// and leaving out the first point when there are more than two.
+// CurveRange returns the axes of a plot of pts: time 0..tmax (at least xmax), length
+// lo..hi with the optimum, the first point left out.
 func CurveRange(pts []CurvePoint, optimum int64, xmax time.Duration) (tmax time.Duration, lo, hi int64) {
 	tmax = xmax
 	lo, hi = math.MaxInt64, math.MinInt64
@@ -60,10 +59,7 @@ func CurveRange(pts []CurvePoint, optimum int64, xmax time.Duration) (tmax time.
 	return tmax, lo, hi
 }
 
-// flatTop is the top of the length axis of a flat curve at lo: the next
-// round number about a percent above it, so that the axis reads 458000 or
-// 1250 rather than one unit more than lo (1247.5001 in a scaled matrix's
-// units).
+// flatTop is the top of a flat curve's length axis at lo: the next round number about a percent above it.
 func flatTop(lo int64) int64 {
 	step := int64(1)
 	for step <= lo/1000 {
@@ -72,10 +68,7 @@ func flatTop(lo int64) int64 {
 	return (lo/step + 1) * step
 }
 
-// RenderCurveIn draws best length against time as a step line into dst,
-// with a frame and the optimum as a dashed line, on the axes given: time
-// from 0 to tmax, length from lo to hi (CurveRange's, or several plots'
-// together).
+// RenderCurveIn draws best length against time as a step line into dst on the given axes, the optimum dashed.
 func RenderCurveIn(dst *image.RGBA, pts []CurvePoint, optimum int64, tmax time.Duration, lo, hi int64, st CurveStyle) {
 	fill(dst, st.Background)
 	w, h := dst.Rect.Dx(), dst.Rect.Dy()
@@ -104,10 +97,7 @@ func RenderCurveIn(dst *image.RGBA, pts []CurvePoint, optimum int64, tmax time.D
 	dot(dst, int(px+0.5), int(py+0.5), 1, st.Line)
 }
 
-// WriteCurveCSV writes pts, a curve of lengths of in, as CSV with the
-// header "elapsed_s,best_length" ("best_length_m" for metres): the
-// lengths in the file's own units (Instance.FormatLength), as the run
-// report gives them.
+// WriteCurveCSV writes pts as CSV "elapsed_s,best_length" ("best_length_m" for metres), lengths in the file's units.
 func WriteCurveCSV(w io.Writer, in *problem.Instance, pts []CurvePoint) error {
 	cw := csv.NewWriter(w)
 	col := "best_length"

@@ -11,23 +11,17 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// StepBudget bounds the pixels a frame steps along tour edges (a good
-// million-city tour steps 1.5 million, a random 100,000-city one at full
-// HD 50 million); beyond it long edges are sampled (see Rasterizer).
+// StepBudget bounds the pixels a frame steps along tour edges; beyond it long edges are sampled (see Rasterizer).
 const StepBudget = 3_000_000
 
-// Densities, in cities per visible pixel, where dots change: up to
-// SparseDots each city is a CityRadius square on top of the tour; above
-// it, one pixel beneath the tour, fading out until FadedDots, where a
-// drawn tour covers them all anyway.
+// Densities, in cities per visible pixel, where dots change: squares up to SparseDots,
+// then fading pixels beneath the tour until FadedDots.
 const (
 	SparseDots = 0.01
 	FadedDots  = 0.05
 )
 
-// DenseTour is the tour's mean overlap (pixels it steps per visible
-// pixel) above which the best tour is not drawn beneath it: it would be
-// covered everywhere.
+// DenseTour is the tour's mean overlap above which the best tour beneath it is not drawn: it would be covered.
 const DenseTour = 0.5
 
 // The layers of a frame, each a buffer of per-pixel counts.
@@ -66,17 +60,9 @@ type FrameStats struct {
 	HeatCells int
 }
 
-// Rasterizer draws scenes into RGBA images with a level of detail chosen
-// from the density of the view. Each tour edge adds to per-pixel counts
-// (Bresenham, a buffer per goroutine), tone-mapped over the background so
-// that crowded pixels are brighter and a million-city tour shows its
-// structure rather than a filled square. Cities are squares while sparse,
-// faded pixels beneath the tour as they get denser, then left out
-// (FadedDots); the best tour is left out where the tour is dense
-// (DenseTour). Past StepBudget an edge of s pixels longer than the
-// threshold T is drawn with probability T/s and weight s/T, chosen by a
-// hash of its cities so that it stays drawn from frame to frame. It keeps
-// its buffers between calls and is not safe for concurrent use.
+// Rasterizer draws scenes into RGBA images at a level of detail chosen from the view's density: edges add to per-pixel
+// counts, tone-mapped so a million-city tour shows structure; cities fade out as they crowd; past StepBudget long edges are
+// sampled by a hash of their cities, stable from frame to frame. It is not safe for concurrent use.
 type Rasterizer struct {
 	boundsOf *problem.Instance
 	boundsN  int
@@ -203,9 +189,7 @@ func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 // of a path, so that a reader sees where it starts and stops.
 const EndRadius = 4
 
-// drawEnds marks the two ends of the path drawn (the tour, else the best
-// tour) with squares of the tour's colour, a background-coloured centre
-// telling them from the cities.
+// drawEnds marks the ends of the path drawn with hollow squares of the tour's colour.
 func (r *Rasterizer) drawEnds(dst *image.RGBA, tours [numLayers][]int, st Style) {
 	t := tours[layerTour]
 	if t == nil {
@@ -232,9 +216,7 @@ func (r *Rasterizer) drawEnds(dst *image.RGBA, tours [numLayers][]int, st Style)
 	}
 }
 
-// layers picks the frame's layers and their look: the scene's tours (the
-// best left out where the tour would cover it), the dots' radius, the
-// edge sampling threshold, the buffers, the workers and the tone maps.
+// layers picks the frame's tours, dot radius, sampling threshold, buffers, workers and tone maps.
 func (r *Rasterizer) layers(s Scene, w, h int, area float64, st Style) (tours [numLayers][]int, rad, sampled int) {
 	tours = sceneTours(s, s.Instance.N)
 	drawn := tours[layerTour] != nil || tours[layerBest] != nil
@@ -269,9 +251,7 @@ func (r *Rasterizer) layers(s Scene, w, h int, area float64, st Style) (tours [n
 	return tours, rad, sampled
 }
 
-// frame sets the city density over the visible part of the instance's
-// bounding box and the box composite blends in (every edge and dot lies in
-// it), and returns that visible area in pixels (at least 1).
+// frame sets the city density over the visible part of the instance's box and returns that area in pixels (at least 1).
 func (r *Rasterizer) frame(t Transform, w, h int, st Style) float64 {
 	x0, y0 := t.Apply(r.bounds.MinX, r.bounds.MaxY)
 	x1, y1 := t.Apply(r.bounds.MaxX, r.bounds.MinY)
@@ -299,10 +279,7 @@ func sceneTours(s Scene, n int) [numLayers][]int {
 	return tours
 }
 
-// dotStyle picks how cities are drawn at the frame's density: squares on
-// top while sparse; then single pixels beneath a tour, fading out; without
-// a tour, tone-mapped like the edges. It returns the squares' radius and
-// the dots' alpha.
+// dotStyle picks how cities are drawn at the frame's density: the squares' radius and the dots' alpha.
 func (r *Rasterizer) dotStyle(drawn bool, st Style) (rad int, alpha float64) {
 	rho := r.stats.Density
 	alpha = 1.0
@@ -349,9 +326,7 @@ func (r *Rasterizer) bestSuccessors(s Scene, n int) {
 	r.succ = successors(r.succ, s.Tour, n, s.Path)
 }
 
-// successors is succ, grown to n, holding the city after each in tour, a
-// tour of n cities; -1 after the last city of an open path, which has no
-// edge back to its first.
+// successors is succ, grown to n, holding each city's successor in tour (-1 after an open path's last city).
 func successors(succ []int32, tour []int, n int, open bool) []int32 {
 	if cap(succ) < n {
 		succ = make([]int32, n)
@@ -384,10 +359,7 @@ func sameTour(a, b []int) bool {
 	return len(a) == 0 || &a[0] == &b[0] || slices.Equal(a, b)
 }
 
-// setLUT fills layer l's tone map: a pixel with count c gets colour lo
-// blended towards hi as c grows past a few times the mean overlap m, with
-// alpha peak for one count while m is small (sparse: plain lines) and
-// growing with log(c) from a floor when it is large.
+// setLUT fills layer l's tone map from lo to hi as counts grow past the mean overlap m, peak the alpha of one count.
 func (r *Rasterizer) setLUT(l int, lo, hi color.RGBA, peak, m float64) {
 	if cap(r.lut[l]) < lutMax+1 {
 		r.lut[l] = make([]blend, lutMax+1)
@@ -455,9 +427,7 @@ func (r *Rasterizer) project(t Transform, w, h int) {
 	}
 }
 
-// edgeLen returns the pixels an edge from p to q steps in a w×h image:
-// its longer side, bounded by what fits in the image, 0 when it lies
-// wholly beyond one side.
+// edgeLen returns the pixels an edge from p to q steps in a w×h image (0 when wholly beyond one side).
 func edgeLen(p, q pixel, w, h int) int {
 	if (p.x < 0 && q.x < 0) || (p.y < 0 && q.y < 0) || (p.x >= int32(w) && q.x >= int32(w)) || (p.y >= int32(h) && q.y >= int32(h)) {
 		return 0
@@ -475,10 +445,8 @@ func abs32(v int32) int32 {
 // thresholdSample is how many edges of each tour threshold looks at.
 const thresholdSample = 1 << 15
 
-// threshold returns the edge length beyond which edges are sampled so
-// that a frame steps about StepBudget pixels (0 when every edge fits in
-// the budget), and the pixels each tour layer would step unsampled. Both
-// are estimated from an even sample of each tour's edges.
+// threshold returns the edge length beyond which edges are sampled to step about StepBudget pixels (0: none),
+// and each layer's unsampled pixels, estimated from a sample of edges.
 func (r *Rasterizer) threshold(tours [numLayers][]int, w, h int) (int, [numLayers]int64) {
 	var sums [numLayers]int64
 	maxLen := w + h
@@ -544,9 +512,7 @@ func edgeHash(a, b int) uint32 {
 	return uint32(z ^ z>>31)
 }
 
-// accumulate adds worker k's share of the frame to its buffers: its slice
-// of the cities as dots and of each tour's edges. It returns the pixels
-// stepped.
+// accumulate adds worker k's share of the cities and edges to its buffers and returns the pixels stepped.
 func (r *Rasterizer) accumulate(k int, tours [numLayers][]int, rad, sampled int) int64 {
 	if r.used[layerDots] {
 		r.accDots(k, rad)
@@ -610,11 +576,8 @@ func (r *Rasterizer) accTour(k, l int, tour []int, sampled int) int64 {
 	return steps
 }
 
-// traceTour plots the edges into tour[lo..hi) (each from the city before)
-// into acc: with succ, only the edges the tour (succ) lacks, growing box
-// over them; with sampled > 0, edges longer than sampled pixels sampled
-// and weighted; with open, not the edge into tour[0] (a path). It returns
-// the pixels stepped.
+// traceTour plots the edges into tour[lo..hi) into acc (with succ only those succ lacks; open: not the edge into tour[0])
+// and returns the pixels stepped.
 func (r *Rasterizer) traceTour(acc []uint16, tour []int, lo, hi int, succ []int32, sampled, dash int, open bool, box *[4]int32) int64 {
 	w, h, pts := r.w, r.h, r.pts
 	m := uint(len(pts))
@@ -629,9 +592,7 @@ func (r *Rasterizer) traceTour(acc []uint16, tour []int, lo, hi int, succ []int3
 		p = pts[a]
 	}
 	bx0, by0, bx1, by1 := box[0], box[1], box[2], box[3]
-	// Cities come in batches, gathered in a tight loop first: the loads
-	// are independent, so their cache misses overlap, which they do not
-	// between the steps of plotLine.
+	// Cities are gathered in batches first, so their independent cache misses overlap.
 	var batch [gatherBatch]pixel
 	for lo < hi {
 		cities := tour[lo:min(lo+gatherBatch, hi)]
@@ -692,11 +653,8 @@ func plotEdge(acc []uint16, w, h int, p, q pixel, wgt uint32, dash int) int64 {
 	return plotLine(acc, w, int(p.x), int(p.y), int(q.x), int(q.y), wgt, dash)
 }
 
-// plotLine adds wgt to the counts along the integer line from (x0, y0) to
-// (x1, y1), leaving out its last pixel (the next edge's first), so a
-// closed tour counts each pixel it passes once; with dash > 0 it
-// alternates dash pixels on and off. Both ends must lie inside the w-wide
-// image. It returns the pixels stepped.
+// plotLine adds wgt to the counts along the line from (x0, y0) to (x1, y1) but its last pixel, dashed when dash > 0,
+// and returns the pixels stepped. Both ends must lie inside the image.
 func plotLine(acc []uint16, w, x0, y0, x1, y1 int, wgt uint32, dash int) int64 {
 	lw := newLineWalk(x0, y0, x1, y1, 1, w)
 	o, e := lw.o, lw.n/2
@@ -723,9 +681,7 @@ func plotClipped(acc []uint16, w, h int, x0, y0, x1, y1 float64, wgt uint32, das
 	return plotLine(acc, w, ix0, iy0, ix1, iy1, wgt, dash)
 }
 
-// composite paints rows [y0, y1) of dst the background, blends the
-// layers' counts over it in the given order, layer by layer, and zeroes
-// the counts for the next frame.
+// composite paints rows [y0, y1) of dst, blends the layers' counts over it in order and zeroes them.
 func (r *Rasterizer) composite(dst *image.RGBA, y0, y1 int, order [numLayers]int, bg color.RGBA) {
 	w := r.w
 	bgRow := make([]byte, w*4)

@@ -35,15 +35,10 @@ const (
 // MaxSize bounds the width and height of an exported picture.
 const MaxSize = 16384
 
-// DotLimit is the number of cities above which Write draws tours and
-// cities with the Rasterizer, as an embedded image in SVG and PDF too:
-// vector paths of 100,000s of edges would be tens of megabytes and show a
-// solid block.
+// DotLimit is the city count above which Write rasterizes, in SVG and PDF too: vector paths would be huge and solid.
 const DotLimit = 20000
 
-// pictureStyle is the palette of an exported picture: the app's
-// (DefaultStyle, defined once for both), without the tint of recent
-// changes, which a picture does not show.
+// pictureStyle is the app's palette without the tint of recent changes, which a picture does not show.
 func pictureStyle() Style {
 	st := DefaultStyle()
 	st.Heat.A = 0
@@ -60,15 +55,11 @@ type Scene struct {
 	// Done marks the scene of a paused or finished run: nothing is
 	// changing, so no tint of recent changes is drawn (see HeatCellPx).
 	Done bool
-	// Path marks Tour and Best as open paths (a run of route.Route with
-	// a path): drawn without the edge from the last city back to the
-	// first. Optimal stays a tour.
+	// Path marks Tour and Best as open paths, drawn without the closing edge.
 	Path bool
 }
 
-// SceneFor builds the scene of in with the given tours and a title that
-// names the instance, the tour length and the gap to the known optimum
-// (of best when it is a whole tour, else of tour).
+// SceneFor builds the scene of in with the given tours and a title naming the instance, length and gap.
 func SceneFor(in *problem.Instance, tour, best, optimal []int) Scene {
 	s := Scene{Instance: in, Tour: tour, Best: best, Optimal: optimal}
 	if len(best) > 0 && in != nil && len(best) == in.N {
@@ -78,10 +69,7 @@ func SceneFor(in *problem.Instance, tour, best, optimal []int) Scene {
 	return s
 }
 
-// TitleFor is the title the run's record gives a tour of in
-// (report.Report.Title), of an open path with path (its length without a
-// closing edge, no gap), or "name — n cities" when tour is not a whole
-// tour of in.
+// TitleFor is the record's title of tour of in (path: an open path), or "name — n cities" when tour is not whole.
 func TitleFor(in *problem.Instance, tour []int, path bool) string {
 	if in == nil {
 		return ""
@@ -158,10 +146,7 @@ func Height(s Scene, width int) int {
 	return max(1, min(MaxSize, int(math.Ceil(h+2*m+title))))
 }
 
-// Write draws s as a picture of width × height pixels (points for SVG and
-// PDF; height 0 takes Height) in format "png", "svg" or "pdf" to w, the
-// aspect ratio kept. An instance without coordinates or an invalid tour
-// is an error.
+// Write draws s in format "png", "svg" or "pdf" to w at width × height (height 0: Height), aspect kept.
 func Write(w io.Writer, format string, s Scene, width, height int) error {
 	return WriteSideBySide(w, format, []Scene{s}, width, height)
 }
@@ -183,10 +168,7 @@ func SceneWidths(width, n int) ([]int, error) {
 	return ws, nil
 }
 
-// WriteSideBySide is Write of scenes left to right in one picture of
-// width × height (height 0: Height of the first for its share of the
-// width), each with its title, a grey gutter between them: the panes of
-// compare mode, alike in PNG, SVG and PDF.
+// WriteSideBySide is Write of scenes left to right in one picture, each titled (compare mode's panes).
 func WriteSideBySide(w io.Writer, format string, scenes []Scene, width, height int) error {
 	if width <= 0 || width > MaxSize {
 		return fmt.Errorf("export: width %d out of range 1..%d", width, MaxSize)
@@ -289,12 +271,8 @@ func layout(width int) (margin, title float64) {
 
 func titleSize(width int) float64 { return math.Max(6, math.Min(18, float64(width)/45)) }
 
-// WorldXY returns the drawing coordinates of city i: x to the right and y
-// up. GEO instances store latitude in X and longitude in Y, so they are
-// swapped to put north up and east right. Lat,lon point lists and GEO
-// instances are drawn on a map centred opposite the widest stretch of
-// longitude without cities (geoFrame), so that cities on both sides of the
-// antimeridian lie side by side and their edges are short.
+// WorldXY returns the drawing coordinates of city i, x right and y up: GEO swaps its latitude and longitude,
+// and lat,lon instances lie on a map that keeps cities either side of the antimeridian together (geoFrame).
 func WorldXY(in *problem.Instance, i int) (x, y float64) {
 	if isLatLon(in) {
 		return frameOf(in).xy(in.X[i], in.Y[i])
@@ -305,9 +283,7 @@ func WorldXY(in *problem.Instance, i int) (x, y float64) {
 	return in.X[i], in.Y[i]
 }
 
-// project returns the map from a city to its point on a width × height
-// picture (origin bottom left, y up): the cities' bounding box scaled to
-// fit below the title, aspect ratio kept, centred.
+// project maps a city to its point on a width × height picture (y up), fitted below the title, aspect kept.
 func project(in *problem.Instance, width, height int) func(i int) vg.Point {
 	at := projectXY(in, width, height)
 	return func(i int) vg.Point { return at(WorldXY(in, i)) }
@@ -400,9 +376,7 @@ func vectorSizes(n int) (lineW, r float64) {
 	return 1.5, 2.5
 }
 
-// vectorStroke returns the function that strokes a tour of in (an open
-// path with open) in a colour and a width; an edge across the map's edge
-// goes the short way round, cut there.
+// vectorStroke returns the function that strokes a tour (open: a path); an edge over the map's edge is cut there.
 func vectorStroke(c vg.Canvas, in *problem.Instance, pt func(int) vg.Point, at func(x, y float64) vg.Point) func(t []int, clr color.Color, wd float64, open bool) {
 	box := BoundsOf(in)
 	return func(t []int, clr color.Color, wd float64, open bool) {

@@ -8,12 +8,8 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// geoFrame is how a lat,lon instance is drawn: an equirectangular map
-// whose longitudes count from the meridian opposite the widest gap
-// between the cities' longitudes, so that no group of cities is cut at
-// ±180° (islands either side of the antimeridian stay together), and
-// whose x is scaled by the cosine of the cities' middle latitude (the
-// standard parallel runs through them).
+// geoFrame is a lat,lon instance's equirectangular map: centred opposite the widest gap in longitude, x scaled by the
+// cosine of the cities' middle latitude.
 type geoFrame struct {
 	center float64 // the map's central meridian, degrees
 	k      float64 // the cosine of the standard parallel
@@ -35,9 +31,7 @@ func isLatLon(in *problem.Instance) bool {
 	return in.Metric == problem.GreatCircle && len(in.X) == in.N && len(in.Y) == in.N
 }
 
-// isGeo reports whether in is a TSPLIB GEO instance (X latitude, Y
-// longitude), drawn on a geoFrame without the latitude's scaling, as
-// TSPLIB's maps are.
+// isGeo reports whether in is a TSPLIB GEO instance (X latitude, Y longitude), drawn unscaled as TSPLIB's maps are.
 func isGeo(in *problem.Instance) bool {
 	return in.Metric == problem.Geo && len(in.X) == in.N && len(in.Y) == in.N
 }
@@ -103,10 +97,7 @@ func (f geoFrame) xy(lon, lat float64) (x, y float64) {
 	return wrap180(lon-f.center) * f.k, lat
 }
 
-// seamCut reports whether the edge from city a to city b, drawn the short
-// way round the globe, crosses the map's edge (the meridian opposite its
-// centre), and where: the map's x of that edge where a's part ends (±180
-// scaled), and the latitude there. b's part starts at -x.
+// seamCut reports whether the short way from a to b crosses the map's edge, and its x and latitude there.
 func seamCut(in *problem.Instance, a, b int) (x, lat float64, cut bool) {
 	if !isLatLon(in) {
 		return 0, 0, false
@@ -123,9 +114,7 @@ func seamCut(in *problem.Instance, a, b int) (x, lat float64, cut bool) {
 	return s * f.k, in.Y[a] + t*(in.Y[b]-in.Y[a]), true
 }
 
-// seamEnds are the two parts of an edge from city a to city b cut at the
-// map's edge (seamCut), each ended where it leaves the cities' box b
-// along x: a's part ends at (x0, y0), b's part starts at (x1, y1).
+// seamEnds are the two parts of an edge cut at the map's edge, each ended at the cities' box bx.
 func seamEnds(in *problem.Instance, bx Bounds, a, b int) (x0, y0, x1, y1 float64, cut bool) {
 	x, lat, cut := seamCut(in, a, b)
 	if !cut {

@@ -7,13 +7,8 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// Heat map of recent changes, where the search is working: for each new
-// current tour (a new slice) the midpoints of the edges not in the previous
-// one are kept for HeatSnapshots snapshots, each weighing HeatDecay times
-// the next; a frame bins them into cells of HeatCellPx screen pixels and
-// tints each by its share of the hottest. Above HeatLimit cities finding
-// the changed edges would cost a frame more than its budget; a Done scene
-// clears the map.
+// Heat map of recent changes: the midpoints of new edges stay HeatSnapshots snapshots, each HeatDecay times the next,
+// binned into HeatCellPx cells; above HeatLimit cities it is not drawn, and a Done scene clears it.
 const (
 	HeatCellPx    = 12
 	HeatSnapshots = 16

@@ -47,10 +47,7 @@ func optimalDash(w float64) []vg.Length {
 	return []vg.Length{d, d}
 }
 
-// drawLegend draws the legend of s at the bottom left of a picture of
-// width, as the app's view shows it: a sample of each line and its name
-// over a translucent band. A picture shows no recent changes: that entry
-// is left out.
+// drawLegend draws the legend of s at the bottom left as the app's view does, without the recent changes.
 func drawLegend(c vg.Canvas, s Scene, width int) {
 	names := slices.DeleteFunc(LegendFor(s), func(n string) bool { return n == LegendChanged })
 	size := math.Max(5, titleSize(width)*0.7)

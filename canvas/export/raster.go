@@ -18,9 +18,7 @@ type Style struct {
 	Heat    color.RGBA
 	Best    color.RGBA // the best tour, drawn beneath the current one
 	Optimal color.RGBA // the optimal overlay, drawn dashed
-	// CityRadius is the half-width in pixels of a city's square dot
-	// (0: one pixel) where cities are sparse; where they are dense (see
-	// Rasterizer) dots are one pixel, faded or left out.
+	// CityRadius is the half-width in pixels of a sparse city's square dot (0: one pixel)
 	CityRadius int
 }
 
@@ -28,9 +26,7 @@ type Style struct {
 // screenshot checks look for it.
 var TourColor = color.RGBA{R: 255, G: 150, B: 30, A: 255}
 
-// DefaultStyle returns the palette the app uses: a dark background, pale
-// cities, an orange current tour over a green best tour, a dashed blue
-// optimal overlay.
+// DefaultStyle returns the app's palette: dark background, orange tour over a green best, dashed blue optimal.
 func DefaultStyle() Style {
 	return Style{
 		Background: color.RGBA{R: 24, G: 26, B: 32, A: 255},
@@ -44,17 +40,13 @@ func DefaultStyle() Style {
 	}
 }
 
-// View places a scene on a raster: the world point (CX, CY) lands in the
-// middle of the image and Zoom multiplies the scale that fits the whole
-// instance (Zoom 1 shows everything). World y grows upwards.
+// View places a scene: world point (CX, CY) in the middle, Zoom times the fitted scale; world y grows upwards.
 type View struct {
 	CX, CY float64
 	Zoom   float64
 }
 
-// Margin is the fraction of the shorter image side left empty around a
-// fitted instance; MinMargin is the least margin, in pixels or Fyne units,
-// enough to keep the title line at the top clear of the tour.
+// Margin is the fitted instance's empty border as a share of the shorter side; MinMargin keeps the title clear.
 const (
 	Margin    = 0.04
 	MinMargin = 28
@@ -163,9 +155,7 @@ func dot(dst *image.RGBA, x, y, r int, c color.RGBA) {
 	}
 }
 
-// line draws a one-pixel segment from (x0, y0) to (x1, y1) with
-// Bresenham's algorithm after clipping it to the image.
-// With dash > 0 it alternates dash pixels on and dash pixels off.
+// line draws a one-pixel Bresenham segment from (x0, y0) to (x1, y1), clipped, dashed when dash > 0.
 func line(dst *image.RGBA, x0, y0, x1, y1 float64, c color.RGBA, dash int) {
 	if ix0, iy0, ix1, iy1, ok := clipToPixels(x0, y0, x1, y1, dst.Rect.Dx(), dst.Rect.Dy()); ok {
 		bresenham(dst.Pix, dst.Stride, ix0, iy0, ix1, iy1, pack(c), dash)

@@ -10,12 +10,8 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// WriteSVGPath writes tour as an SVG drawing a pen plotter can follow:
-// one <path> element, "M" to the first city, "L" through the others in
-// tour order and "Z" back, stroked black without fill; no title, no city
-// dots, no background. The drawing is width points wide (the height
-// follows the aspect ratio) with a margin of 2 % of the width, y up as
-// the instance's coordinates.
+// WriteSVGPath writes tour as one stroked SVG <path> a pen plotter can follow ("M", "L"s, "Z"; no title, dots or background),
+// width points wide with a 2 % margin, y up.
 func WriteSVGPath(w io.Writer, in *problem.Instance, tour []int, width int) error {
 	return writeSVGPath(w, in, tour, width, false)
 }

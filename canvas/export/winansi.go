@@ -9,9 +9,7 @@ import (
 	"gonum.org/v1/plot/vg/vgpdf"
 )
 
-// cp1252High maps the characters of Windows code page 1252 (PDF's
-// WinAnsiEncoding, the encoding vgpdf declares for its fonts) at bytes
-// 0x80–0x9F; 0xA0–0xFF are Latin-1's, the same numbers as Unicode's.
+// cp1252High maps code page 1252's characters at 0x80–0x9F (PDF's WinAnsiEncoding); 0xA0–0xFF are Latin-1's.
 var cp1252High = map[rune]byte{
 	'€': 0x80, '‚': 0x82, 'ƒ': 0x83, '„': 0x84, '…': 0x85, '†': 0x86, '‡': 0x87,
 	'ˆ': 0x88, '‰': 0x89, 'Š': 0x8A, '‹': 0x8B, 'Œ': 0x8C, 'Ž': 0x8E,
@@ -25,9 +23,7 @@ var winAnsiFallback = map[rune]string{
 	'≤': "<=", '≥': ">=", '≠': "!=", '≈': "~", '→': "->", '←': "<-", '−': "-", '√': "sqrt", '∞': "inf",
 }
 
-// WinAnsi encodes s, UTF-8, as the bytes of code page 1252 that a PDF
-// font with WinAnsiEncoding shows as s: '·' is 0xB7, '—' 0x97. A character
-// outside it is spelt with ones inside (≤ as "<="), else shown as '?'.
+// WinAnsi encodes s as the code page 1252 bytes a WinAnsiEncoding PDF font shows as s (≤ as "<=", else '?').
 func WinAnsi(s string) string {
 	var b strings.Builder
 	for _, r := range s {

@@ -52,9 +52,7 @@ func (gpuBench) FISequential(in *solver.Instance, first, count int, pop bench.Po
 	return ils.FISequential(in, first, count, pop)
 }
 
-// SolveBatch runs the instances as one chunk on GPU 0 through the steps
-// of tsp batch's GPU lanes (gpuBatch: open, prepare, search, finish): as
-// there, the cores prepare the instances while the GPU opens.
+// SolveBatch runs the instances as one chunk on GPU 0 through tsp batch's GPU lane steps.
 func (gpuBench) SolveBatch(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
 	g := gpuBatch()
 	type opened struct {

@@ -312,9 +312,7 @@ func writeRender(out, format string, in *solver.Instance, s export.Scene, svgPat
 	return atomicfile.Write(out, func(w io.Writer) error { return export.Write(w, format, s, width, height) })
 }
 
-// renderScene reads the tours render draws: the --tour file, and whether
-// it says it is an open path, and, with optimal, the optimal tour beside
-// the instance file at path.
+// renderScene reads the tours render draws: --tour (and whether it is a path) and, with optimal, the optimal tour.
 func renderScene(e *env, path string, in *solver.Instance, tourPath string, optimal bool) (s export.Scene, isPath bool, err error) {
 	s = export.Scene{Instance: in}
 	if tourPath != "" {

@@ -18,10 +18,7 @@ var (
 	flagBoolErr  = regexp.MustCompile(`^invalid boolean value "(.*)" for -([^:]+): `)
 )
 
-// flagError words a parse error of fs for a person: a refused value says
-// what is wrong and what the flag wants ("--seed -1 is not a whole number
-// from 0 to 18,446,744,073,709,551,615") instead of the flag package's
-// "parse error"; a flag whose own check named it keeps that message.
+// flagError words a parse error of fs for a person: what is wrong and what the flag wants, not "parse error".
 func flagError(fs *flag.FlagSet, err error) string {
 	if b := flagBoolErr.FindStringSubmatch(err.Error()); b != nil {
 		return fmt.Sprintf("--%s=%s is not true or false: --%[1]s alone is true", b[2], b[1])

@@ -39,11 +39,8 @@ func gpusUsage(cmd string, err error) error {
 	return usagef(cmd, "%s", q.Error())
 }
 
-// checkGPUs checks the GPUs p's gpus option names against this machine's
-// when the run may go to a GPU (backend gpu, or auto resolved to the GPU:
-// gpusOnCPU has dropped the option otherwise) and returns the device
-// numbers it selects: a machine without a GPU, or a device that does not
-// exist or cannot run the kernels, is a usage error said in one line.
+// checkGPUs checks the GPUs p's gpus option names against this machine's when the run may go to a GPU and returns
+// the devices selected; a missing or unusable device is a one-line usage error.
 func checkGPUs(cmd string, p solver.Params) ([]int, error) {
 	text, given := p.Extra[device.OptGPUs]
 	if !given || p.Backend == solver.BackendCPU {
@@ -70,9 +67,7 @@ func checkGPUs(cmd string, p solver.Params) ([]int, error) {
 // (device.FirstGPUOnly; a test hands its own).
 var firstGPUOnly = device.FirstGPUOnly
 
-// onFirstGPU refuses, in one line, a selection sel of p's gpus option (a
-// GPU run's: checkGPUs) that does not start with device 0 for a GPU
-// engine that runs on device 0 alone.
+// onFirstGPU refuses a selection sel not starting with device 0 for a GPU engine that runs on device 0 alone.
 func onFirstGPU(cmd string, p solver.Params, sel []int) error {
 	if len(sel) == 0 || sel[0] == 0 {
 		return nil

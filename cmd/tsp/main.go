@@ -38,9 +38,7 @@ const (
 	exitTerminate = 128 + 15 // SIGTERM
 	// stopGrace is how long a command may wind up after the first signal before tsp exits without it, so a stuck engine never keeps it alive.
 	stopGrace = 5 * time.Second
-	// signalEcho is how soon a second signal counts as the first one again:
-	// timeout(1) signals the command and then its process group, and a
-	// terminal's Ctrl-C reaches every process of the group, so one request can arrive twice.
+	// signalEcho is how soon a second signal counts as the first again (timeout(1) and Ctrl-C may deliver one twice).
 	signalEcho = 500 * time.Millisecond
 )
 
@@ -78,9 +76,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return c
 }
 
-// secondSignal waits for a reason to exit without the outputs: a second
-// signal later than signalEcho after the first one (at first), or
-// stopGrace. It reports false when the command ended first.
+// secondSignal waits for a second signal after signalEcho, or stopGrace; false when the command ended first.
 func secondSignal(sigs <-chan os.Signal, done <-chan struct{}, first time.Time) (string, bool) {
 	grace := time.After(stopGrace)
 	for {

@@ -9,9 +9,7 @@ import (
 	"github.com/tsplab/tsplab/solver/session"
 )
 
-// solveRoute is a solve's route.Route with what the command line adds: the
-// instance the engine runs on (in), the bound and the report made those
-// of the instance read.
+// solveRoute is a solve's route.Route with the instance the engine runs on and the outputs adjusted to the file's instance.
 type solveRoute struct {
 	*route.Route
 	in *solver.Instance // the instance the engine runs on
@@ -41,9 +39,7 @@ func (f *routeFlags) newRoute(in *solver.Instance, e solver.Engine, p *solver.Pa
 	return &solveRoute{Route: rt, in: rt.In}, nil
 }
 
-// adjust keeps the bound from a run on a path between fixed ends (a bound
-// of the tours is none of the paths'), and has its progress show the
-// path's length, without the edge between the ends.
+// adjust drops the bound of a path run (a tour's bound is no path's) and has progress show the path's length.
 func (rt *solveRoute) adjust(o *outputs) {
 	if rt.A >= 0 {
 		o.alongside, o.bound = false, 0

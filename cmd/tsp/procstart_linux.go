@@ -14,10 +14,7 @@ import (
 // Linux whatever the kernel's own tick).
 const userHZ = 100
 
-// processStart is when this process started, at now less its age: its
-// start time in /proc/self/stat (field 22, clock ticks after boot) against
-// the time since boot in /proc/uptime, both to a hundredth of a second;
-// zero when either cannot be read.
+// processStart is when this process started, from /proc/self/stat and /proc/uptime (zero when unreadable).
 func processStart(now time.Time) time.Time {
 	stat, err := os.ReadFile("/proc/self/stat")
 	if err != nil {

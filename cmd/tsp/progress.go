@@ -137,9 +137,8 @@ func (p *progress) shown(l int64) int64 {
 	return p.length(l)
 }
 
-// progressLine is one line of --progress json: lengths in the file's units (metres for lat,lon), as the JSON report's;
-// best is null before the first tour; the gap is above the optimum when known, else above the lower bound once proven;
-// account is what the search did so far, the JSON report's account as the engine last said it (absent: not said).
+// progressLine is one line of --progress json: lengths in the file's units, best null before the first tour, the gap
+// above the optimum or the proven bound, account as the engine last said it.
 type progressLine struct {
 	Elapsed        float64   `json:"elapsed_s"`
 	Phase          string    `json:"phase"`
@@ -184,11 +183,7 @@ func (p *progress) record(s solver.Snapshot) progressLine {
 	return r
 }
 
-// gap is how far the best lies above the optimum ("optimum") or else
-// above the lower bound once proven ("lower_bound"), both taken as the
-// lengths are (shown: a path between fixed ends lacks the edge between
-// them, which the tours of the run's instance hold); ok false without a
-// best or either; p.mu is held.
+// gap is how far the best lies above the optimum or else the proven bound, as the lengths are shown (p.mu held).
 func (p *progress) gap() (g float64, above string, ok bool) {
 	switch {
 	case p.best <= 0:
@@ -271,9 +266,7 @@ func shortStatus(ph solver.Phase, acc *solver.Account) string {
 	return s
 }
 
-// fitStatus is status within room runes: whole, else up to the end of its
-// longest first clause that fits (before ", ", ": " or " ("), else
-// nothing, never a word cut off.
+// fitStatus is status within room runes: whole, else its longest first clause that fits, else nothing.
 func fitStatus(status string, room int) string {
 	if len([]rune(status)) <= room {
 		return status

@@ -10,9 +10,7 @@ import (
 	"github.com/tsplab/tsplab/bench"
 )
 
-// shardEnv are the environment variables --shard-from-env reads the
-// shard's index from, in this order: a Kubernetes Indexed Job's and a
-// Slurm job array's.
+// shardEnv are the variables --shard-from-env reads the index from: Kubernetes Indexed Job's, then Slurm's.
 var shardEnv = []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"}
 
 // shard is one part of a run split over machines: batch's items, or a

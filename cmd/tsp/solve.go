@@ -90,9 +90,7 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	return finishSolve(ctx, e, plan, out, o)
 }
 
-// load checks the request's GPUs and outputs, picks the engine and reads
-// the instance; no output may name a file read with it (the optimum's
-// table or tour) or have a format the instance cannot be written in.
+// load checks the request's GPUs and outputs, picks the engine and reads the instance; no output may name an input.
 func (r *solveRequest) load() (*session.Pipeline, session.Choice, *solver.Instance, error) {
 	sel, err := checkGPUs("solve", r.p)
 	if err == nil {
@@ -165,15 +163,12 @@ func commandStart(now, process time.Time) time.Time {
 	return process
 }
 
-// endNsPerCity is the time a run's end takes per city after the engine's deadline: the result checked and measured again (solver.Finish,
-// twice where GPU auto composes CPU auto), the report, and the process's exit freeing its memory and the GPU's context; at 10,000,000
-// cities on the H100 host 0.9 s in all, 0.47 s of it the exit (docs/DECISIONS.md#time-from-process-start).
+// endNsPerCity is the time a run's end takes per city after the deadline: checking, reports and the exit
+// (docs/DECISIONS.md#time-from-process-start).
 const endNsPerCity = 80
 
-// endReadShare is the end of a run after the engine's deadline as a share of the time the instance took to read (read, parse and
-// prepare, from the process's start): both are passes over every city, and both slow down alike on a machine whose cores other work
-// takes. At 10,000,000 cities on a loaded two-core machine the instance took 4.2–5.5 s and the end 1.9–2.2 s (the engine's last
-// phase stopping, solver.Finish, the exit); on the H100 host the end took 0.9 s (docs/DECISIONS.md#time-from-process-start).
+// endReadShare is a run's end as a share of the time the instance took to read: both pass over every city and slow
+// down alike on a loaded machine (docs/DECISIONS.md#time-from-process-start).
 const endReadShare = 0.5
 
 // endOutShare is what writing the tour (--out) adds to the end, as a share of the reading time: 0.94 s at 10,000,000 cities where
@@ -190,9 +185,7 @@ func endReserve(n int, read time.Duration, out bool) time.Duration {
 	return max(time.Duration(n)*endNsPerCity*time.Nanosecond, time.Duration(float64(read)*share))
 }
 
-// runContext is the context of a run whose command started at start with the time limit limit (0: none), reserve of it kept for
-// the run's end: its deadline, the one clock of the run, limit less reserve after start (at least 1 ms from now, so the run
-// still returns a tour), with the cause solver.ErrTimeLimit.
+// runContext is a run's context: its deadline limit less reserve after start (at least 1 ms away), cause solver.ErrTimeLimit.
 func runContext(ctx context.Context, start time.Time, limit, reserve time.Duration) (context.Context, context.CancelFunc) {
 	if limit <= 0 {
 		return context.WithCancel(ctx)
@@ -377,9 +370,8 @@ func (c runClock) elapsed(res solver.Result) time.Duration {
 	return max(time.Since(c.start), res.Elapsed)
 }
 
-// stopWords is why the run ended, for the summary: a stop by time said as the time limit reached only where the
-// command's time is at the limit, short of it by no more than the reserve for the end; the end of the engine's
-// schedule only where it came before a time limit ("" otherwise).
+// stopWords is why the run ended for the summary: the time limit only where the command's time is at it, the
+// schedule only where it ended first ("" otherwise).
 func (c runClock) stopWords(res solver.Result, elapsed time.Duration) string {
 	early := c.limit > 0 && elapsed < c.limit-c.reserve-endSlack
 	switch {
@@ -459,9 +451,8 @@ func solveBound(e *env, in *solver.Instance, out session.Outcome, o outputs) *bo
 	return out.Bound
 }
 
-// printSolveSummary prints the summary of rep, the run's record of res (with --verbose the whole account and the
-// annealing schedule) and the gap above its bound, on stdout unless --out - or --json - took it, then on stderr; quiet
-// prints nothing.
+// printSolveSummary prints the run's summary (--verbose: account and schedule) on
+// stdout, or stderr when --out - or --json - took it.
 func printSolveSummary(e *env, in *solver.Instance, res solver.Result, rep report.Report, o outputs) {
 	if o.quiet {
 		return
@@ -601,9 +592,7 @@ func tourFormat(path string) string {
 	return report.TourTSPLIB
 }
 
-// outFormat holds --out to what its extension says: X.json is the run
-// report (--json X.json, whose tour field is the tour); a picture's
-// extension is refused, pointing to tsp render.
+// outFormat holds --out to its extension: X.json is the run report; a picture's is refused, pointing to tsp render.
 func (r *solveRequest) outFormat() error {
 	switch strings.ToLower(filepath.Ext(r.out)) {
 	case ".json":

@@ -28,9 +28,7 @@ type boundState struct {
 // warp size: the reductions add up warps).
 const boundBlock = 256
 
-// boundDevice runs the Held–Karp ascent's 1-trees on the GPU: the
-// candidate graph, the penalties and the degrees live on the device; an
-// iteration reads back one boundState per Borůvka round.
+// boundDevice runs the Held–Karp ascent's 1-trees on the GPU, reading back one boundState per Borůvka round.
 type boundDevice struct {
 	r                      *device.Run
 	n                      int
@@ -62,9 +60,7 @@ func (b *boundDevice) Start(g bound.Graph) (int64, int64, error) {
 		E := len(g.Adj)
 		b.n = n
 		b.idxBits = int64(bits.Len(uint(E)))
-		// Keys hold weight+offset in 63-idxBits bits: the offset centres
-		// the range, so weights of either sign up to 2^(62-idxBits) fit;
-		// beyond, the kernels raise the overflow flag.
+		// Keys hold weight+offset in 63-idxBits bits; beyond 2^(62-idxBits) the kernels raise the overflow flag.
 		b.offset = int64(1) << (62 - b.idxBits)
 		n64, E64 := int64(n), int64(E)
 		err := b.r.Bufs.AllocAll(device.Buf(&b.off, 4*(n64+1)), device.Buf(&b.adj, 4*E64), device.Buf(&b.dist, 4*E64), device.Buf(&b.rev, 4*E64),

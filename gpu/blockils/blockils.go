@@ -1,7 +1,4 @@
 package blockils
 
-// AlgoBatchILS names a batch's search in its results (gpu/batch): an
-// iterated 2-opt + Or-opt search per instance, a block of warps each
-// (blockils.cu). It is no registered engine: gpu/batch runs it over many
-// instances through Chunk.
+// AlgoBatchILS names a batch's search in its results: iterated 2-opt + Or-opt, a block of warps per instance (blockils.cu).
 const AlgoBatchILS = "batch-ils"

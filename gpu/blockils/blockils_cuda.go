@@ -50,12 +50,8 @@ type biOpts struct {
 	stall int
 }
 
-// biDefaults are the pool's and the batch's settings: kicks of segments
-// up to 300 cities (at most half the tour) and the 3-opt moves, the best
-// of the settings BenchmarkBlockILSPool compares (H100, from the greedy
-// tour, mean after 4 s: pr2392 0.84 % against 0.90 % with 100 and 0.85 %
-// with 1,000, fnl4461 0.78 % against 0.85 % and 0.83 %; segments of 30
-// without the 3-opt moves 1.48 % and 1.37 %).
+// biDefaults are the pool's and the batch's settings: kicks of segments up to 300 cities and the 3-opt moves,
+// the best of BenchmarkBlockILSPool's settings.
 var biDefaults = biOpts{seg: 300, or3: true}
 
 // biKernel names the kernel for metric code m, with the shared distance
@@ -97,10 +93,8 @@ type biPlan struct {
 	slots        int  // tours the device holds at once
 }
 
-// planBlockILS lays out tours of at most maxN cities, want per block at
-// most (share: every tour of one instance; table: with its distance table
-// in shared memory, which must fit); it takes the most warps per block
-// that fit, the coordinates in shared memory where they fit.
+// planBlockILS lays out tours of at most maxN cities, want per block (share: of one instance; table: its distances in
+// shared memory), with the most warps per block that fit.
 func planBlockILS(r *device.Run, metric, maxN, want int, share, table bool) (biPlan, error) {
 	share = share || table
 	pl := biPlan{kernel: biKernel(metric, table), metric: metric, maxN: maxN, share: share, table: table}
@@ -163,9 +157,7 @@ func planBlockILS(r *device.Run, metric, maxN, want int, share, table bool) (biP
 	return pl, nil
 }
 
-// biSet is the device memory of a set of tours: their instances'
-// coordinates (float, shifted, for ranking; double for the exact deltas),
-// candidate lists, the tours and their counters.
+// biSet is the device memory of a set of tours: coordinates, candidate lists, tours and counters.
 type biSet struct {
 	r    *device.Run
 	pl   biPlan
@@ -256,9 +248,7 @@ func newBISet(r *device.Run, pl biPlan, insts []biInst, tourInst []int) (*biSet,
 	return s, nil
 }
 
-// fixedPartners is the kernel's fx of insts (cities in all): each city's
-// two fixed partners (local ids, -1 for none), nil when no instance has
-// fixed edges.
+// fixedPartners is the kernel's fx of insts: each city's two fixed partners (-1: none), nil without fixed edges.
 func fixedPartners(insts []biInst, cities int64) []int32 {
 	has := false
 	for _, x := range insts {
@@ -294,9 +284,7 @@ func (s *biSet) put(flat []int32) error {
 		func() error { return device.HtoD(s.gains, s.hGains) })
 }
 
-// launch runs one launch of at most slice with a budget of kicks per tour
-// and waits for it; then hLens, hGains, hKick and hCtr hold the device's
-// figures (context thread).
+// launch runs one launch of at most slice, kicks per tour, and reads back the figures (context thread).
 func (s *biSet) launch(kicks int64, seed uint64, slice time.Duration, o biOpts) error {
 	d := s.r
 	if err := device.HtoD(s.clock, []uint64{0}); err != nil {
@@ -333,9 +321,7 @@ func (s *biSet) addRing(r int) error {
 	return device.HtoD(s.ringN, make([]int64, s.T))
 }
 
-// setWork puts the set in work mode: tour g draws its kicks from stream
-// ids[g] and makes at most budgets[g] kicks, and its walk goes on across
-// launches where the last one left it (context thread).
+// setWork puts the set in work mode: tour g kicks from stream ids[g] at most budgets[g] times, across launches.
 func (s *biSet) setWork(ids []uint32, budgets []int64) error {
 	var cities int64
 	for _, n := range s.ns {

@@ -24,18 +24,8 @@ const (
 	NoBudget = biNoBudget
 )
 
-// Searches an instance of a batch: a block's warps, each an independent
-// search from a start of its own, the shortest tour kept. Measured on
-// 10,000 uniform 100-city instances, 2 s (H100; the first 200 against the
-// better of two CPU auto runs of 5,000 kicks, mean and worst): a warp an
-// instance from the greedy tour 0.035 / 0.99 %; 8 a block sharing the
-// coordinates 0.013 / 0.78 %, sharing the table 0.0075 / 0.78 %; with
-// quadrant candidates 0.0006 / 0.33 % (seed 2: 0.0116 / 0.78 %); the
-// others from randomized nearest-neighbour tours -0.0034 / 0.0 % (seed 2:
-// -0.0023 / 0.21 %). On 1,000 of 1,000 cities, 10 s: 4 sharing the
-// coordinates 0.24 %, 8 0.26 %, one 0.28 % above 10-s CPU auto.
-// Searches that take the block's best tour now and then (2 to 8 times a
-// run) ended worse: the independent ones keep apart.
+// Searches an instance of a batch: a block's warps, each an independent search from its own start, the best kept;
+// BenchmarkBatch compares the layouts (searches that share the block's best tour ended worse).
 const (
 	batchTableWarps  = 8
 	batchCoordsWarps = 4
@@ -43,18 +33,11 @@ const (
 	BatchMaxSearches = max(batchTableWarps, batchCoordsWarps)
 )
 
-// BatchSearch is a batch's search settings: the longest segment a kick
-// moves, and the kicks without a shorter tour after which a walk
-// restarts from its tour kicked several times (0: never).
+// BatchSearch is a batch's search settings: the longest kick segment, and the kicks without gain before a restart (0: never).
 type BatchSearch struct{ Seg, Stall int }
 
-// DefaultBatchSearch is the batch's search: the pool's segments, and a
-// walk with no shorter tour for 100 kicks restarts from its tour kicked
-// three times, because that leaves no instance far above the reference.
-// Measured (H100, 10,000 × 100 cities in 2 s, the first 200, batch seeds
-// 1 / 2, mean and worst): -0.0032 / -0.0032 % and 0.0 / 0.025 % against
-// -0.0024 / -0.0023 % and 0.20 / 0.20 % without; after 20 or 50 kicks
-// 0.20 / 0.17 % and 0.0 / 0.24 % at worst.
+// DefaultBatchSearch is the pool's segments and a restart after 100 kicks without gain, which leaves no instance
+// far above the reference.
 func DefaultBatchSearch() BatchSearch { return BatchSearch{Seg: biDefaults.seg, Stall: 100} }
 
 // BatchPlan is the layout of a launch of a batch's instances of one
@@ -67,11 +50,8 @@ func (p BatchPlan) Instances() int { return p.pl.slots / max(p.pl.wpb, 1) }
 // Searches is the searches (warps) an instance gets.
 func (p BatchPlan) Searches() int { return p.pl.wpb }
 
-// PlanBatch lays out instances of metric code metric and at most n
-// cities, a block each: with the distance table in shared memory where
-// that keeps as many warps on an SM as the coordinates do (about 110
-// cities), else the coordinates (context thread). An error wraps
-// solver.ErrNoTourPool where the block search cannot take n cities.
+// PlanBatch lays out instances of at most n cities, a block each, with the distance table in shared memory where that keeps
+// as many warps on an SM, else the coordinates; an error wraps solver.ErrNoTourPool where n does not fit.
 func PlanBatch(ru *device.Run, metric, n int) (BatchPlan, error) {
 	coords, err := planBlockILS(ru, metric, n, batchCoordsWarps, true, false)
 	if err != nil {
@@ -92,21 +72,15 @@ type Chunk struct {
 	flat []int32 // the tours, concatenated in search order
 }
 
-// Work is a chunk's work mode: each instance's id, whose searches' kicks
-// draw on streams of their own (id·BatchMaxSearches + the search), and
-// kick budget. A chunk in work mode gives each instance the same tours
-// whatever the chunk's other instances and however the launches cut the
-// kicks.
+// Work is a chunk's work mode: each instance's id (its searches' kick streams) and kick budget, so its tours do not
+// depend on the chunk's other instances or launches.
 type Work struct {
 	IDs     []uint64
 	Budgets []int64
 }
 
-// OpenChunk uploads the instances ins (nb: each one's candidate lists,
-// BatchK a city) and their searches' start tours (starts[k]: instance
-// k's, pl.Searches() of them) under the layout pl, with room for the last
-// ring tours of each search's stalled walks (0: none kept), in work mode
-// where work is not nil.
+// OpenChunk uploads ins, their candidate lists and their searches' start tours under pl, with ring stalled tours a search
+// (0: none), in work mode where work is not nil.
 func OpenChunk(ru *device.Run, pl BatchPlan, ins []*solver.Instance, nb [][]int32, starts [][][]int, ring int, work *Work) (*Chunk, error) {
 	w := pl.Searches()
 	insts := make([]biInst, len(ins))
@@ -185,9 +159,7 @@ func (c *Chunk) Tours() ([][][]int32, error) {
 	return all, nil
 }
 
-// Stalled downloads, for every instance, the tours its searches' walks
-// had when they stalled and restarted (copies; the last ring of each
-// search, none without a ring).
+// Stalled downloads each instance's last ring tours its searches' walks had when they stalled.
 func (c *Chunk) Stalled() ([][][]int32, error) {
 	count := c.s.T / max(c.w, 1)
 	all := make([][][]int32, count)

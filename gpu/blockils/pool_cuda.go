@@ -14,10 +14,7 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// tourPool is solver.TourPool on the GPU: blockils.cu with one
-// warp per tour, the warps of a block sharing the instance's coordinates.
-// The device keeps the instance and its candidate lists from the first
-// Improve to Close; the tours' buffers grow to the largest call.
+// tourPool is solver.TourPool on the GPU (blockils.cu), a warp a tour; the device keeps the instance until Close.
 type tourPool struct {
 	in       *solver.Instance
 	metric   int
@@ -35,9 +32,7 @@ type tourPool struct {
 
 var _ solver.TourPool = (*tourPool)(nil)
 
-// OpenTourPool is solver.OpenTourPool on the GPU: it opens a run on the
-// device for tours of in (10 to about 30,000 cities: a tour's state must
-// fit a block's shared memory) with its 8 nearest neighbours as candidates.
+// OpenTourPool is solver.OpenTourPool on the GPU, for 10 to about 30,000 cities, 8 nearest neighbours as candidates.
 func OpenTourPool(in *solver.Instance, seed uint64) (solver.TourPool, error) {
 	p, err := openTourPool(in, seed, biDefaults)
 	if err != nil {
@@ -166,9 +161,7 @@ func (p *tourPool) load(T int, flat []int32) error {
 	return p.s.put(flat)
 }
 
-// search launches the block search in slices until ctx ends, the
-// deadline passes or every tour has had budget kicks, and keeps the
-// counters of this Improve in p.ctr.
+// search launches the block search in slices until ctx ends, the deadline passes or budget kicks are spent.
 func (p *tourPool) search(ctx context.Context, deadline time.Time, budget int64) error {
 	c0 := slices.Clone(p.s.hCtr)
 	for ctx.Err() == nil {
@@ -192,9 +185,7 @@ func (p *tourPool) search(ctx context.Context, deadline time.Time, budget int64)
 	return nil
 }
 
-// collect reads the improved tours back (size values in all), checks each
-// is a tour no longer than it came, copies them into tours and returns
-// their lengths.
+// collect reads the improved tours back, checks each is no longer than it came, and returns their lengths.
 func (p *tourPool) collect(tours [][]int32, size int) ([]int64, error) {
 	n := p.in.N
 	out := make([]int32, size)

@@ -75,10 +75,7 @@ func initError() error {
 	return fmt.Errorf("%w: cuInit failed: %s (%d)", ErrNoDriver, C.GoString(C.tsplab_err_name(C.int(r))), r)
 }
 
-// attrSharedOptin is CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-// which gorgonia.org/cu v0.9.6 does not name: the most dynamic shared
-// memory a kernel may opt in to (227 KiB on sm_90, 163 KiB on sm_80, 96 KiB
-// on sm_70).
+// attrSharedOptin is CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, unnamed in gorgonia.org/cu v0.9.6.
 const attrSharedOptin = C.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
 
 // Pinned is page-locked host memory, so device-to-host copies on the

@@ -33,10 +33,8 @@ var kernelNames []string
 // RegisterKernels adds names to the kernels looked up in the fatbin.
 func RegisterKernels(names ...string) { kernelNames = append(kernelNames, names...) }
 
-// Device is one CUDA context of the process with the kernels loaded and
-// the device's limits; work on it runs in runs. Slot 0 of a device is its
-// primary context; a selection naming the device again (--opt gpus=0,0)
-// opens further contexts of its own on it.
+// Device is one CUDA context with the kernels loaded and the device's limits; slot 0 is the primary context,
+// a device named again (--opt gpus=0,0) opens further contexts.
 type Device struct {
 	Info    DeviceInfo
 	Label   string // the model, after "GPU ordinal.slot" but for device 0's primary context
@@ -78,11 +76,8 @@ var (
 	aheadErr  error
 )
 
-// openAhead checks once that the driver has a device the kernels can run
-// on (sm_70 or newer: the fatbin's oldest SASS) and starts opening its
-// context in the background, so that the set-up on the cores of a run
-// (GPU auto's, which needs the GPU only for its ascent) does not wait for
-// it (docs/DECISIONS.md#gpu-open-ahead).
+// openAhead checks once that a device can run the kernels (sm_70 or newer) and opens its context in the background,
+// so a run's CPU set-up does not wait for it (docs/DECISIONS.md#gpu-open-ahead).
 func openAhead() error {
 	aheadOnce.Do(func() {
 		infos, err := Devices()
@@ -249,9 +244,7 @@ func (d *Device) load() error {
 	return nil
 }
 
-// reset replaces a context a sticky error made unusable, when the last run
-// closes (d.mu held). Where the driver does not allow it, the device stays
-// lost (ErrContextLost) and the app and CLI still run on the CPU.
+// reset replaces a context a sticky error made unusable when the last run closes (d.mu held); else it stays lost.
 func (d *Device) reset() error {
 	if d.lost != nil {
 		return d.lost
@@ -325,9 +318,7 @@ func Devices() ([]DeviceInfo, error) {
 	return out, nil
 }
 
-// args packs kernel arguments: Launch copies 8 bytes per argument, so every
-// kernel parameter is a pointer, a long long, an unsigned long long or a
-// double.
+// args packs kernel arguments: Launch copies 8 bytes each, so every parameter is a pointer, a 64-bit integer or a double.
 func args(vals ...any) []unsafe.Pointer {
 	slots := make([]uint64, len(vals))
 	ptrs := make([]unsafe.Pointer, len(vals))
@@ -355,10 +346,8 @@ func args(vals ...any) []unsafe.Pointer {
 	return ptrs
 }
 
-// Available reports whether a CUDA device can run the kernels: nil, or an
-// error wrapping ErrNoDriver or ErrNoDevice that says what is missing.
-// While the context opens in the background (openAhead) the driver's
-// answer stands; once it is open, an error opening it or a lost context.
+// Available reports whether a CUDA device can run the kernels: nil, or an error wrapping ErrNoDriver or ErrNoDevice
+// (or, once the context is open, its opening error or loss).
 func Available() error {
 	if err := openAhead(); err != nil || !devOpened.Load() {
 		return err

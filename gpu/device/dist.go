@@ -1,9 +1,7 @@
 package device
 
-// OptDist is the name of 3opt-ils's and swap-climb's kernel distances'
-// option. Its auto takes the coordinates for EUC_2D, CEIL_2D and ATT
-// (float, faster than the matrix: docs/DECISIONS.md#gpu-dist), else the
-// matrix up to MatrixMaxN cities.
+// OptDist is the kernel distances' option of 3opt-ils and swap-climb: auto takes coordinates for EUC_2D, CEIL_2D and ATT
+// (docs/DECISIONS.md#gpu-dist), else the matrix up to MatrixMaxN cities.
 const OptDist = "dist"
 
 // MatrixMaxN is the largest n for which the engines build an n×n matrix.

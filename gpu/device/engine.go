@@ -6,10 +6,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// engine is a GPU engine: one registered algorithm and its body. In a
-// build without CUDA it is unavailable (ErrNotBuilt) and Solve says so;
-// with CUDA, Solve checks what every GPU engine needs and runs the body
-// its package gave NewEngine.
+// engine is a GPU engine: one registered algorithm and its body (ErrNotBuilt without CUDA).
 type engine struct {
 	algorithm
 	impl *Impl
@@ -30,12 +27,8 @@ type algorithm struct {
 	keepsFixed bool
 }
 
-// NewEngine returns GPU engine name with its one-line description and its
-// body, in both builds, for solver.Register (or lab.Register); anyMetric:
-// it also takes other metrics through a distance matrix. Each engine's
-// package gives impl from a pair of files, the CUDA build's body and the
-// other build's empty Impl; a test runs an engine's body with hooks of its
-// own through the checks every GPU engine makes.
+// NewEngine returns GPU engine name with its description and body, in both builds, for solver.Register (or lab.Register);
+// anyMetric: it takes other metrics through a distance matrix.
 func NewEngine(name, desc string, anyMetric bool, impl Impl) solver.Engine {
 	return engine{algorithm{name: name, desc: desc, anyMetric: anyMetric}, &impl}
 }
@@ -57,9 +50,7 @@ type AidedSolveFunc func(ctx context.Context, e solver.Engine, in *solver.Instan
 // the contexts sel (OptGPUs), p without OptGPUs.
 type MultiSolveFunc func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, sel []DevSlot) (solver.Result, error)
 
-// Ascent opens the GPU for the Held–Karp ascent (package gpu sets it to
-// its bound device): the run pipeline computes a GPU run's lower bound
-// there.
+// Ascent opens the GPU for the Held–Karp ascent, where the pipeline computes a GPU run's lower bound.
 var Ascent solver.OpenAscentDevice
 
 // AscentDevice returns Ascent.
@@ -78,9 +69,7 @@ func (e engine) Describe() string { return e.desc }
 // fixed edges.
 func (e engine) KeepsFixedEdges() bool { return e.keepsFixed }
 
-// Available reports whether a CUDA device can run the kernels: nil, or an
-// error (ErrNotBuilt, or wrapping ErrNoDriver or ErrNoDevice) that says
-// what is missing.
+// Available reports whether a CUDA device can run the kernels (nil, or an error saying what is missing).
 func (engine) Available() error { return Available() }
 
 // Solve runs the engine on the GPU (see the package documentation). An

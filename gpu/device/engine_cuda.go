@@ -10,9 +10,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// Impl is a GPU engine's implementation in a CUDA build: one of Solve,
-// Aided and Multi, and optionally what Tune fills in. Register takes it
-// with the engine's name; the build without CUDA has an empty Impl.
+// Impl is a GPU engine's body in a CUDA build: one of Solve, Aided and Multi, and optionally Tune (empty without CUDA).
 type Impl struct {
 	Solve SolveFunc
 	Aided AidedSolveFunc
@@ -43,9 +41,7 @@ func (e engine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration
 	return 0
 }
 
-// FirstGPUOnly reports whether e is a GPU engine whose work runs on the
-// first context its gpus option selects, never shared out (its runs open
-// device 0: a selection must name it first).
+// FirstGPUOnly reports whether GPU engine e runs on the first context selected only (device 0 must come first).
 func FirstGPUOnly(e solver.Engine) bool {
 	g, ok := e.(engine)
 	return ok && g.impl.Multi == nil
@@ -66,9 +62,7 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	if in == nil || in.N < 5 && !e.impl.AnyInstance {
 		return solver.Result{}, fmt.Errorf("%w: the GPU engines need at least 5 cities", ErrUnsupported)
 	}
-	// The same settings are refused with the same message on both
-	// backends; params the pipeline prepared for this engine are not
-	// checked again.
+	// The same settings are refused alike on both backends; params the pipeline prepared are not checked again.
 	if err := solver.Check(e, in, p); err != nil {
 		return solver.Result{}, err
 	}

@@ -17,7 +17,5 @@ var ErrNoDevice = errors.New("no CUDA device")
 // EXPLICIT matrix or a metric the kernels do not implement).
 var ErrUnsupported = errors.New("unsupported on GPU")
 
-// ErrContextLost is wrapped by every GPU error after a kernel fault that
-// the driver does not let the process recover from (an illegal address,
-// say): the GPU cannot run anything more in this process.
+// ErrContextLost is wrapped by every GPU error after a fault the driver cannot recover from.
 var ErrContextLost = errors.New("the GPU context was lost after a fault")

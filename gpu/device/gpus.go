@@ -88,19 +88,14 @@ func deviceList(text string, bad func(not, why string) error) (gpuSel, error) {
 	return gpuSel{list: list}, nil
 }
 
-// CheckGPUs checks the form of a value of OptGPUs (readGPUs) without
-// asking the driver: a front end refuses a value in none of the forms at
-// once, on any machine.
+// CheckGPUs checks the form of an OptGPUs value without asking the driver.
 func CheckGPUs(text string) error {
 	_, err := readGPUs(text)
 	return err
 }
 
-// ParseGPUs reads a value of OptGPUs (the forms readGPUs lists) against the
-// devices the driver lists (unusable[i]: why device i cannot run the
-// kernels, nil when it can) and returns the device ordinals to open, in
-// order. A bad value, a device that does not exist and a machine without
-// a GPU are each a one-line *solver.ParamError.
+// ParseGPUs reads an OptGPUs value (readGPUs) against the devices (unusable[i]: why device i cannot run) and returns the
+// ordinals to open; each error is a one-line *solver.ParamError.
 func ParseGPUs(text string, unusable []error) ([]int, error) {
 	sel, err := readGPUs(text)
 	if err != nil {

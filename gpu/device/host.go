@@ -114,9 +114,8 @@ func ValidMove(i, j, n int) bool {
 	return i >= 0 && j <= n-1 && j >= i+2 && !(i == 0 && j == n-1)
 }
 
-// SelectMoves re-checks the GPU's candidates with exact distances and picks,
-// best first, improving ones with pairwise disjoint ranges [i, j], which
-// apply in one pass with their deltas unchanged; sorted by i.
+// SelectMoves re-checks the GPU's candidates with exact distances and picks improving ones with disjoint ranges, best first,
+// which apply in one pass; sorted by i.
 func SelectMoves(in *solver.Instance, t []int, cands []TwoOptMove) []TwoOptMove {
 	n := len(t)
 	var ok []TwoOptMove
@@ -202,9 +201,7 @@ func TourToNext(t []int) []int32 {
 	return next
 }
 
-// doubleBridge applies a random double-bridge kick (Martin, Otto and
-// Felten) to t in place, its three cuts in a window of at most w positions
-// (local, so cheap to re-optimise).
+// doubleBridge applies a random double-bridge kick to t, its cuts in a window of at most w positions.
 func doubleBridge(t []int, rng *rand.Rand, w int) {
 	n := len(t)
 	if n < 8 {
@@ -226,9 +223,8 @@ func Polish2Opt(in *solver.Instance, t []int, nb *neighbor.Lists) {
 	copy(t, a.Tour)
 }
 
-// StartTour builds the candidate lists (k per city) and the start tour
-// (Params.Start or greedy) on the CPU, giving way to ctx and the deadline
-// (zero: none): ok is false when they came first.
+// StartTour builds the candidate lists and start tour (Params.Start or greedy) on the
+// CPU; ok is false when ctx or deadline came first.
 func StartTour(ctx context.Context, deadline time.Time, in *solver.Instance, p solver.Params, k int, sink *solver.Sink) (nb *neighbor.Lists, t []int, ok bool) {
 	if !deadline.IsZero() {
 		var cancel context.CancelFunc

@@ -8,9 +8,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// bestResult is the shortest of the searches' results, with the moves and
-// steps of all, the contexts they ran on and the run's own seed; a search
-// that failed is named in its account. With none, the first error.
+// bestResult is the shortest of the searches' results with all their moves and steps, failures named (none: the first error).
 func bestResult(res []solver.Result, errs []error, sel []DevSlot, p solver.Params) (solver.Result, error) {
 	best := -1
 	var moves, steps int64
@@ -43,10 +41,8 @@ func bestResult(res []solver.Result, errs []error, sel []DevSlot, p solver.Param
 	return out, nil
 }
 
-// bestOf merges the snapshots of independent searches into one stream:
-// a search's snapshot goes on when its best tour is the shortest of all
-// yet, else the lead search's (search 0's) with the best so far, and
-// every one carries the moves and steps of all.
+// bestOf merges independent searches' snapshots: a new overall best goes on, else the lead search's with the best so far,
+// each with the moves and steps of all.
 type bestOf struct {
 	out   chan solver.Snapshot
 	mu    sync.Mutex

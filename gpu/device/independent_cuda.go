@@ -31,9 +31,8 @@ func slotIn(ctx context.Context) DevSlot {
 // selected, for an engine whose own work runs on the first (Impl.Aided).
 type selKey struct{}
 
-// SelectedIn is one context for NewRunIn a GPU context the run ctx
-// belongs to selected, the first where the engine's own work runs; one,
-// naming device 0, where the run selected none.
+// SelectedIn is one context for NewRunIn per GPU context ctx's run selected, the first where the engine's own work runs
+// (device 0 when none).
 func SelectedIn(ctx context.Context) []context.Context {
 	sel, _ := ctx.Value(selKey{}).([]DevSlot)
 	if len(sel) == 0 {
@@ -75,13 +74,8 @@ func LabelIn(ctx context.Context) string {
 	return d.Label
 }
 
-// Independent is the body of an engine whose search runs on one GPU
-// context (solve opens its runs with NewRunIn): on one context selected,
-// solve itself there, seed and all; on several, one independent search
-// on each, search i seeded ShareSeed(seed, i), the shortest tour kept and
-// sent in the snapshots as it improves, the moves and steps of all summed.
-// A search that fails is named in the account while another ends; with
-// none, the first error.
+// Independent is the body of an engine searching on one GPU context: on several contexts, search i seeded ShareSeed(seed, i),
+// the shortest tour kept, moves and steps summed, a failed search named in the account.
 func Independent(solve SolveFunc) MultiSolveFunc {
 	return func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, sel []DevSlot) (solver.Result, error) {
 		if len(sel) <= 1 {

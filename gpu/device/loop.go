@@ -9,10 +9,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// RunLoop is what every GPU engine's run shares: the deadline, the snapshot
-// sink, the best tour, the target and why the run ended. An engine hands
-// run its step (one host round trip) and, to show more than the best
-// tour, its view; finish reports through solver.Finish.
+// RunLoop is what every GPU engine's run shares: deadline, snapshot sink, best tour, target and stop reason.
 type RunLoop struct {
 	Ctx      context.Context
 	In       *solver.Instance
@@ -37,9 +34,7 @@ type RunLoop struct {
 	Settings solver.Settings
 }
 
-// NewRunLoop starts a run's loop at start: until ctx's deadline (none
-// when it has none; solver.DeadlineOf), snapshots at most once per
-// interval (0: the default).
+// NewRunLoop starts a run's loop at start, until ctx's deadline, snapshots at most once per interval (0: the default).
 func NewRunLoop(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time, interval time.Duration) *RunLoop {
 	return &RunLoop{Ctx: ctx, In: in, P: p, start: start, Sink: solver.NewSink(snaps, interval, start), BestLen: -1,
 		Deadline: solver.DeadlineOf(ctx, start)}
@@ -106,9 +101,7 @@ func (l *RunLoop) Snapshot(view func(s *solver.Snapshot) error) error {
 	return nil
 }
 
-// Run calls step until it is done, the target is reached, or ctx or the
-// deadline ends the run (stopped); a step that began when a snapshot was
-// due (due) is followed by one.
+// Run calls step until done, the target or the run's end; a step begun with a snapshot due is followed by one.
 func (l *RunLoop) Run(step func() (done bool, err error), view func(s *solver.Snapshot) error) error {
 	for {
 		if l.Expired() {

@@ -15,10 +15,8 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// Run is one engine run's share of the device: an OS thread with the context
-// current (every CUDA call of the run runs there, in order, through do), a
-// kernel stream, a snapshot-copy stream and its allocations; runs wait
-// only on their own events, so two panes' kernels overlap.
+// Run is one engine run's share of the device: an OS thread with the context current (every call through do),
+// a kernel stream and a snapshot stream, so two panes' kernels overlap.
 type Run struct {
 	Dev    *Device
 	work   chan func()
@@ -51,9 +49,7 @@ func NewRunFor(in *solver.Instance) (*Run, error) {
 // NewRun opens a run on device 0's primary context: newRunAt.
 func NewRun() (*Run, error) { return newRunAt(DevSlot{}) }
 
-// NewRunOf opens a run on the first context p's OptGPUs selects, and on
-// device 0's primary context when p gives none (as NewRun, without asking
-// the driver for its list).
+// NewRunOf opens a run on the first context p's OptGPUs selects (device 0's primary when none).
 func NewRunOf(p solver.Params) (*Run, error) {
 	if !p.Given(OptGPUs) {
 		return NewRun()
@@ -65,9 +61,7 @@ func NewRunOf(p solver.Params) (*Run, error) {
 	return newRunAt(sel[0])
 }
 
-// newRunAt opens a run on context ds (opened on first use); after a
-// sticky fault it resets the context first once no run is open, else
-// refuses.
+// newRunAt opens a run on context ds, resetting it first after a sticky fault once no run is open.
 func newRunAt(ds DevSlot) (*Run, error) {
 	var d *Device
 	var err error
@@ -109,9 +103,7 @@ func newRunAt(ds DevSlot) (*Run, error) {
 	return r, nil
 }
 
-// OpenRuns opens a run on every context of sel, side by side (each its
-// own OS thread). A context that does not open is left out and named in
-// notes; with none open, the first error.
+// OpenRuns opens a run on every context of sel, each on its thread; failures are named in notes (none open: the first error).
 func OpenRuns(sel []DevSlot) (runs []*Run, notes []string, err error) {
 	if len(sel) == 0 {
 		sel = []DevSlot{{}}
@@ -143,9 +135,7 @@ func OpenRuns(sel []DevSlot) (runs []*Run, notes []string, err error) {
 	return runs, notes, nil
 }
 
-// DevicesLabel names the contexts of rs for Result.Device: the model
-// and the selection ("NVIDIA H100 (sm_90, 132 SMs) × 2, gpus 0,0"); one
-// run's label where there is one.
+// DevicesLabel names the contexts of rs for Result.Device ("NVIDIA H100 (sm_90, 132 SMs) × 2, gpus 0,0").
 func DevicesLabel(rs []*Run) string {
 	if len(rs) == 1 {
 		return rs[0].Dev.Label
@@ -174,9 +164,7 @@ func CloseRuns(rs []*Run) {
 	}
 }
 
-// OnEach runs f(i) for every i < n side by side and returns the errors by
-// index: every share's device work goes through its own run's thread, so
-// no device waits on another's launch.
+// OnEach runs f(i) for every i < n side by side and returns the errors by index.
 func OnEach(n int, f func(i int) error) []error {
 	errs := make([]error, n)
 	if n == 1 {

@@ -8,11 +8,7 @@ import (
 
 var _ solver.Tuner = engine{}
 
-// Tune fills the defaults that depend on the instance and the device with
-// the values the engine will run (solver.Tuner): PSPM's and the climbers'
-// blocks, 3opt-ils's 4 × SMs, and the threads' upper bound; GPU auto's
-// those of the CPU engine it runs (the defaults that follow the cities a
-// worker).
+// Tune fills the defaults that depend on the instance and the device with the values the engine will run (solver.Tuner).
 func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
 	impl := e.impl
 	if impl.Inherit != nil && in != nil {

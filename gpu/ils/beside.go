@@ -7,10 +7,7 @@ type pathChunk struct {
 	W          int
 }
 
-// pathChunks cuts the positions off..off+span-1 into chunks of one wave
-// of windows each (slots windows of at most L cities, R replicas each
-// taking a slot), the last one shorter; every window of a chunk holds at
-// most L cities.
+// pathChunks cuts positions off..off+span-1 into chunks of one wave of windows (slots windows of L cities, R replicas each).
 func pathChunks(off, span int64, L, slots, R int) []pathChunk {
 	chunk := int64(max(1, slots/max(R, 1))) * int64(L)
 	var out []pathChunk

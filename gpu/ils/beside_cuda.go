@@ -12,14 +12,8 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// PathWindows is solver.PathImprover on the GPU: or-ils's windows
-// (oropt.cu) over one path instead of the whole tour. The path's
-// cities are the positions 0..m-1 of the kernel's tour, and each kernel
-// round cuts the positions off..m-1 (off below one window and half the
-// path, shifting every round) into windows, which never wrap past the
-// last position to the first, so the path's two ends stay. The device
-// keeps the instance's coordinates, and buffers sized for the whole tour,
-// from the first path to the last.
+// PathWindows is solver.PathImprover on the GPU: or-ils's windows over one path, never wrapping past its last position,
+// so the path's ends stay; the device keeps the instance and whole-tour buffers between paths.
 type PathWindows struct {
 	at     context.Context // names the GPU context the run opens on (device.NewRunIn)
 	in     *solver.Instance
@@ -41,16 +35,12 @@ var _ solver.PathImprover = (*PathWindows)(nil)
 // back as they were.
 const pathMinCities = 64
 
-// NewPathWindows readies windows of settings o for paths of in on the GPU
-// context at names (device.NewRunIn: device 0 where it names none); the
-// device is opened by the first path.
+// NewPathWindows readies windows of settings o for paths of in on the GPU context at names; the first path opens it.
 func NewPathWindows(at context.Context, in *solver.Instance, o OrConfig, seed uint64) *PathWindows {
 	return &PathWindows{at: at, in: in, o: o, rng: rand.New(rand.NewPCG(seed, 0xbe51de)), seed: seed}
 }
 
-// ImprovePath runs the windows' rounds on path until until, ctx's
-// deadline or its end, and writes the path they leave into path (never
-// longer: a window commits only gains); it returns their gain.
+// ImprovePath runs the windows on path until until or ctx ends, writes the (never longer) path back and returns the gain.
 func (pw *PathWindows) ImprovePath(ctx context.Context, in *solver.Instance, path []int32, until time.Time) (int64, error) {
 	if in != pw.in {
 		return 0, fmt.Errorf("gpu: path windows readied for %s were handed a path of %s", pw.in.Name, in.Name)
@@ -87,10 +77,8 @@ func (pw *PathWindows) ImprovePath(ctx context.Context, in *solver.Instance, pat
 	return int64(gain), nil
 }
 
-// sweep runs one round of windows over the positions off..off+span-1 in
-// chunks of one wave of windows each, so that a stop waits for one chunk
-// at most (a launch in flight cannot be stopped); it ends early at until
-// or ctx's end. It returns the path's gain so far and whether a chunk ran.
+// sweep runs one round of windows over off..off+span-1, a wave at a time so a stop waits for one chunk at most;
+// it returns the gain so far and whether a chunk ran.
 func (pw *PathWindows) sweep(ctx context.Context, off, span int64, until time.Time) (gain uint64, ran bool, err error) {
 	seed := pw.seed*0x9E3779B97F4A7C15 + uint64(pw.rounds)
 	for _, k := range pathChunks(off, span, pw.r.L, pw.slots, pw.r.R) {

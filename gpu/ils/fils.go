@@ -12,9 +12,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// FIModes are the mappings of the first-improvement ILS population
-// (Delévacq et al.'s Table 1): a thread or a block per solution, the
-// block's tour in global or in shared memory.
+// FIModes are the first-improvement ILS population's mappings (Delévacq et al.'s Table 1).
 var FIModes = []string{"thread", "block-global", "block-shared"}
 
 // FINeighbors is the candidate list size (their 40).
@@ -185,10 +183,7 @@ func fiStart(in *solver.Instance) (*neighbor.Lists, []int32) {
 	return nb, device.Convert[int32](construct.NearestNeighbor(in, 0, nb))
 }
 
-// FISequential runs solutions first..first+count-1 of FIPopulation's
-// population one after the other on one core with exact distances, and
-// returns the best tour, its exact length, the kicks and the searches'
-// time (lists and start excluded, as on the GPU).
+// FISequential runs FIPopulation's solutions first..first+count-1 one after the other on one core with exact distances.
 func FISequential(in *solver.Instance, first, count int, pop benchgpu.Population) (benchgpu.PopulationResult, error) {
 	if in.N < 8 {
 		return benchgpu.PopulationResult{}, fmt.Errorf("first-improvement ILS: %d cities, want at least 8", in.N)

@@ -36,11 +36,8 @@ const (
 // fiKernels are the mappings' kernel name prefixes.
 var fiKernels = [...]string{fiThread: "fils_thread_", fiBlockGlobal: "fils_block_global_", fiBlockShared: "fils_block_shared_"}
 
-// FIPopulation runs pop.Solutions first-improvement ILS searches of
-// pop.Kicks kicks in one launch mapped as pop.Mode (FIModes), with
-// pop.Dist's distances, and returns the best tour (exact length) and the
-// time from the first upload to the last read-back. Solution s is
-// FISequential's.
+// FIPopulation runs pop.Solutions first-improvement ILS searches in one launch mapped as pop.Mode and returns the best tour
+// and the time from first upload to last read-back; solution s is FISequential's.
 func FIPopulation(in *solver.Instance, pop benchgpu.Population) (benchgpu.PopulationResult, error) {
 	mapping := fiMapping(slices.Index(FIModes, pop.Mode))
 	if mapping < 0 {

@@ -12,12 +12,8 @@ import (
 // rounds stop earlier when one adds no edge.
 const ggrMaxRounds = 100
 
-// ggrLink joins the fragments of the greedy matching into one tour of n
-// cities and returns it. deg[c] is c's degree (0-2), adj[2c], adj[2c+1]
-// its neighbours, oth[e] the other end of end e's fragment (oth[c] == c
-// for a city of degree 0). The fragments are taken in the order of their
-// smaller end (a rank along the Hilbert curve) and each is entered at the
-// end nearer (by near) to where the previous one left off.
+// ggrLink joins the greedy matching's fragments (deg, adj, oth: degrees, neighbours, other ends) into one tour,
+// in the order of their smaller end, each entered at the end nearer the previous exit.
 func ggrLink(deg, oth, adj []int32, near func(a, b int32) float64) []int32 {
 	n := len(deg)
 	tour := make([]int32, 0, n)
@@ -52,25 +48,15 @@ func ggrWalk(tour, adj, deg []int32, in, out int32) []int32 {
 	return tour
 }
 
-// ggrMatchMaxN is the most cities whose greedy start has its fragments'
-// ends matched on the host (ggrMatchEnds): at ten million cities the
-// matching took seconds of the quarter of a 20-s limit the 2opt-or
-// descent gets (docs/DECISIONS.md#gls-greedy-start).
+// ggrMatchMaxN is the most cities whose fragments' ends are matched on the host (docs/DECISIONS.md#gls-greedy-start).
 const ggrMatchMaxN = 2000000
 
 // ggrEndK is the nearest other fragment ends each end is matched against
 // by ggrMatchEnds.
 const ggrEndK = 8
 
-// ggrMatchEnds continues the greedy matching on the host over the ends of
-// the fragments it left (deg, oth, adj as ggrLink takes them, updated in
-// place): a round over each end's ggrEndK nearest other ends by the
-// coordinates xy gives (ggrMatchRound); on a clustered instance further
-// rounds until one joins fewer than an eighth of the fragments left, as
-// the CPU's greedy does, since joining many fragments in curve order
-// (ggrLink) crosses the gaps between clusters; on uniform cities the
-// cores' search from those rounds' tour ended longer
-// (docs/DECISIONS.md#gls-greedy-start).
+// ggrMatchEnds continues the greedy matching on the host over the fragments' ends (ggrMatchRound), on a clustered
+// instance until a round joins under an eighth of those left (docs/DECISIONS.md#gls-greedy-start).
 func ggrMatchEnds(deg, oth, adj []int32, xy func(c int32) (float64, float64), clustered bool) {
 	for {
 		left, joined := ggrMatchRound(deg, oth, adj, xy)
@@ -80,9 +66,7 @@ func ggrMatchEnds(deg, oth, adj []int32, xy func(c int32) (float64, float64), cl
 	}
 }
 
-// ggrMatchRound is one round of ggrMatchEnds: the pairs of ends shortest
-// first, a pair joined when both are still ends of different fragments.
-// It returns the fragments there were, less one, and the pairs joined.
+// ggrMatchRound joins pairs of ends shortest first; it returns the fragments there were, less one, and the pairs joined.
 func ggrMatchRound(deg, oth, adj []int32, xy func(c int32) (float64, float64)) (left, joined int) {
 	var ends []int32
 	lone := 0 // a lone city is both ends of its fragment

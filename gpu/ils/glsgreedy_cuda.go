@@ -14,15 +14,8 @@ func init() {
 	device.RegisterKernels("ggr_init", "ggr_pick", "ggr_keep", "ggr_join")
 }
 
-// greedyStart replaces the curve by a greedy-edge tour: rounds of mutual
-// best matching over the neighbour lists on the device (glsgreedy.cu),
-// the fragments' ends matched greedily on the host (ggrMatchEnds, up to
-// ggrMatchMaxN cities; in rounds on a clustered instance) and those left
-// joined in curve order. It borrows the pass
-// buffers, which every pass sets before reading: mv holds the adjacency,
-// owner the other ends, pos the degrees (rebuilt here from the tour), mvmid
-// and next the picks and their lengths, sel the standing picks. It returns
-// the rounds run and the fragments joined.
+// greedyStart replaces the curve by a greedy-edge tour: mutual best matching on the device, ends matched on the host,
+// the rest joined in curve order. It borrows the pass buffers; it returns the rounds run and the fragments joined.
 func (g *glsRun) greedyStart(in *solver.Instance) (rounds, frags int, err error) {
 	// the clustering check runs on the host while the device matches
 	clustered := make(chan bool, 1)
@@ -70,10 +63,7 @@ func (g *glsRun) matchRounds() (rounds int, err error) {
 	return rounds, nil
 }
 
-// linkFragments reads the matching's fragments back, matches their ends
-// on the host (up to ggrMatchMaxN cities; clustered: the host's check),
-// joins them into the tour, puts it on the device with its positions and
-// returns the fragments joined.
+// linkFragments reads the fragments back, joins them into the tour on the host and uploads it with its positions.
 func (g *glsRun) linkFragments(in *solver.Instance, clustered <-chan bool) (frags int, err error) {
 	r, n, s := g.ru, g.n, g.ru.Stream
 	hd, ho, ha, order := make([]int32, n), make([]int32, n), make([]int32, 2*n), make([]int32, n)

@@ -21,9 +21,8 @@ const (
 	OptStart         = "start"
 	OptGlobal        = "global"
 	OptWindowSegment = "wsegment"
-	// OptBeside is GPU auto's share of the tour, in workers, that the
-	// windows improve beside the CPU engine's partition search at first
-	// (0: none; declared in package solver, docs/DECISIONS.md#partition-beside).
+	// OptBeside is GPU auto's share of the tour, in workers, the windows improve beside the
+	// partition search (docs/DECISIONS.md#partition-beside).
 	OptBeside = "beside"
 )
 

@@ -141,9 +141,7 @@ func (r *orRun) free() {
 	r.bufs.FreeAll()
 }
 
-// round runs every window of the span positions from offset off (r.W
-// windows) with kicks kicks and commits each one's best replica; it
-// returns the gain and the moves evaluated so far.
+// round runs the windows of span positions from off with kicks kicks, committing each one's best replica.
 func (r *orRun) round(off, span int64, kicks int, seed uint64, maxSeg int) (gain, evals uint64, err error) {
 	d := r.run
 	w := r.W
@@ -179,9 +177,7 @@ func ParseOrOptions(p solver.Params, n int) (OrConfig, error) {
 // GlobalEvery is the time between global passes (0: none).
 func (c OrConfig) GlobalEvery() time.Duration { return time.Duration(c.Global * float64(time.Second)) }
 
-// solveOrILS is the or-ils engine: each round runs oropt.cu's
-// windowed iterated local search at a random offset; a window commits only
-// gains, so the device's tour is the best.
+// solveOrILS is the or-ils engine: rounds of oropt.cu's windowed ILS at random offsets, committing only gains.
 func solveOrILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	o, err := ParseOrOptions(p, in.N)

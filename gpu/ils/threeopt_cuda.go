@@ -26,9 +26,7 @@ func init() {
 // threeOptNeighbors is the candidate list size that guides 3-opt sampling.
 const threeOptNeighbors = 10
 
-// threeOptPatience: rounds without an improving sample that end a local
-// search; threeOptDeviceRounds: rounds per host round trip; the kick's
-// window; samples per thread per evaluation.
+// 3opt-ils's rounds without gain that end a descent, rounds per host round trip, kick window and samples per thread.
 const (
 	threeOptPatience     = 6
 	threeOptDeviceRounds = 32
@@ -46,9 +44,7 @@ const (
 	threeState
 )
 
-// threeOpt is P 3-opt searches side by side on the device (a population,
-// each solution with its own row of G blocks; solution s's arrays at
-// offset s).
+// threeOpt is P 3-opt searches side by side on the device, each with its own row of G blocks.
 type threeOpt struct {
 	r          *device.Run
 	n, P       int
@@ -182,9 +178,7 @@ func (o *threeOpt) bestSolution() (int, int64, error) {
 	return s, l[s], nil
 }
 
-// deviceILS runs every solution's iterated local search in l's loop until
-// each made maxKicks kicks (0: until the loop ends); l gets the best
-// solution's best tour and tour in hand, and the kicks and moves in all.
+// deviceILS runs every solution's ILS in l's loop until each made maxKicks kicks (0: until the loop ends).
 func (o *threeOpt) deviceILS(l *device.RunLoop, maxKicks int64) error {
 	if maxKicks <= 0 {
 		maxKicks = math.MaxInt64
@@ -346,11 +340,8 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	return l.Finish(e, r.Dev.Label)
 }
 
-// ThreeOptPopulation runs pop.Solutions 3opt-ils searches of pop.Kicks kicks
-// each from the greedy tour in the same launches (Delévacq et al.'s
-// populations): solution s has seed pop.Seed ^ s·0x9E3779B97F4A7C15, so
-// solution 0 makes the engine's moves for that seed. It returns the best
-// tour with its exact length; Elapsed runs from the neighbour lists on.
+// ThreeOptPopulation runs pop.Solutions 3opt-ils searches from the greedy tour in the same launches (Delévacq et al.);
+// solution 0 makes the engine's moves for pop.Seed. It returns the best tour, exactly measured.
 func ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop benchgpu.Population) (benchgpu.PopulationResult, error) {
 	start := time.Now()
 	if pop.Solutions < 1 || pop.Kicks < 1 || pop.Blocks < 1 || pop.Threads < 32 || in.N < 8 {

@@ -74,9 +74,7 @@ func newGLSRun(ru *device.Run, in *solver.Instance) (*glsRun, error) {
 
 func (g *glsRun) grid(m int) int { return (m + glsBlock - 1) / glsBlock }
 
-// build sorts the cities into the Hilbert grid, renumbers them, finds the
-// neighbour lists and sets the start tour: given (city ids), else the
-// greedy tour when g.greedy, else the curve.
+// build sorts the cities into the Hilbert grid, finds the lists and sets the start tour (given, greedy or the curve).
 func (g *glsRun) build(in *solver.Instance, given []int, st *glsStats) error {
 	r, n := g.ru, g.n
 	minx, miny, inv := glsBox(in, g.k)
@@ -149,9 +147,7 @@ func (g *glsRun) setStart(in *solver.Instance, given []int, st *glsStats) error 
 	return r.Launch("gls_start", g.grid(n), 1, glsBlock, 0, r.Stream, n, g.xy, g.rank, g.tour, g.pos)
 }
 
-// pass runs one pass from virtual origin off (full: every city searched)
-// and returns the cities with an improving move, the moves applied and
-// their gain.
+// pass runs one pass from virtual origin off and returns the cities improved, moves applied and their gain.
 func (g *glsRun) pass(off int, full bool) (found, applied, gain uint64, err error) {
 	r, n, s := g.ru, g.n, g.ru.Stream
 	err = device.InOrder(
@@ -224,10 +220,8 @@ func (g *glsRun) export() ([]int, error) {
 	return device.Convert[int](t), nil
 }
 
-// GlsDescent builds the grid, lists and start tour (given, else the greedy
-// tour when greedy, else the Hilbert curve) on the GPU and descends to a
-// 2-opt + Or-opt local optimum over the lists; the tour it returns is in
-// city ids.
+// GlsDescent descends on the GPU from a start tour (given, greedy or the Hilbert
+// curve) to a 2-opt + Or-opt optimum over the lists.
 func GlsDescent(ctx context.Context, in *solver.Instance, given []int, greedy bool, seed uint64, deadline time.Time) ([]int, glsStats, error) {
 	var st glsStats
 	if in.N < glsMinN || len(in.X) != in.N || !OrSpanOK(in) {

@@ -31,10 +31,7 @@ func Resolve(path string) string {
 // hidden name beside it that says what it will become.
 func TempPattern(path string) string { return "." + filepath.Base(path) + ".tmp-*" }
 
-// temps are the temporary files being written, removed by a second
-// interrupt before the process exits. Creation and registration happen
-// under one lock, and closed stops new ones, so no temporary file can be
-// created after RemoveTemps has run.
+// temps are the temporary files being written, removed by a second interrupt; closed stops new ones.
 var temps struct {
 	sync.Mutex
 	names  map[string]bool
@@ -68,9 +65,7 @@ func dropTemp(name string) {
 	delete(temps.names, name)
 }
 
-// RemoveTemps deletes the temporary files that Write calls are writing
-// now, and makes later Write calls fail without creating one; a process
-// about to exit on a second interrupt calls it.
+// RemoveTemps deletes the temporary files being written and makes later Write calls fail (a second interrupt).
 func RemoveTemps() {
 	temps.Lock()
 	defer temps.Unlock()
@@ -80,12 +75,8 @@ func RemoveTemps() {
 	}
 }
 
-// Write writes path atomically: fill writes a temporary file in the
-// same folder, which is synced and renamed over path, so that path holds
-// either its previous content or all of the new one, whatever fails or
-// interrupts the write. An existing file keeps its permissions; a new one
-// gets 0644. A device or a named pipe is written directly (Special). Any
-// error names the file.
+// Write writes path atomically: fill writes a synced temporary file renamed over path (a special file is written
+// directly). An existing file keeps its permissions, a new one gets 0644; any error names the file.
 func Write(path string, fill func(io.Writer) error) (err error) {
 	real := Resolve(path)
 	mode := fs.FileMode(0o644)
@@ -134,9 +125,7 @@ func Write(path string, fill func(io.Writer) error) (err error) {
 // regular file nor a folder (a device, a named pipe).
 func Special(st fs.FileInfo) bool { return !st.Mode().IsRegular() && !st.IsDir() }
 
-// writeDirect writes fill's output to the existing special file real
-// (named path in errors): opening a named pipe waits for its reader, as
-// any writer's does.
+// writeDirect writes fill's output to the existing special file real (named path in errors).
 func writeDirect(path, real string, fill func(io.Writer) error) error {
 	f, err := os.OpenFile(real, os.O_WRONLY, 0)
 	if err != nil {

@@ -5,9 +5,7 @@ import (
 	"path/filepath"
 )
 
-// SamePath reports whether a and b name one file: the same cleaned
-// absolute path, or the same existing file reached another way (a link,
-// a hard link, another spelling of its folder).
+// SamePath reports whether a and b name one file, by cleaned absolute path or as the same existing file.
 func SamePath(a, b string) bool {
 	aa, err1 := filepath.Abs(a)
 	bb, err2 := filepath.Abs(b)
@@ -19,10 +17,7 @@ func SamePath(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
-// InputAt is the one of inputs, the files a run or the app has read,
-// that path names, or "" when it names none of them: an output written
-// there would replace what was read. Empty inputs and "-" (stdin) are
-// skipped.
+// InputAt is the one of inputs that path names ("" for none; empty and "-" skipped).
 func InputAt(path string, inputs []string) string {
 	if path == "" || path == "-" {
 		return ""

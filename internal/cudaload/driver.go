@@ -47,10 +47,7 @@ func (d Driver) String() string {
 	return s
 }
 
-// kernelVersion reads the NVIDIA kernel module's version from the text of
-// /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX x86_64 Kernel
-// Module  535.161.07  Sat Feb 17 ..."): the first word after "Module" that
-// starts with a digit, "" when there is none.
+// kernelVersion reads the NVIDIA kernel module's version from /proc/driver/nvidia/version ("" when none).
 func kernelVersion(text string) string {
 	_, rest, ok := strings.Cut(text, "Kernel Module")
 	if !ok {

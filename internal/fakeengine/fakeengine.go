@@ -25,9 +25,7 @@ type Engine struct {
 	// Schedule, when set, has the result report the schedule that ran, as
 	// the annealers do.
 	Schedule bool
-	// SetupDelay is spent in the start-tour phase (solver.PhaseStart)
-	// before the first tour exists, as a real engine building candidate
-	// lists would.
+	// SetupDelay is spent in the start-tour phase before the first tour, as building candidate lists would.
 	SetupDelay time.Duration
 	// Account, when set, is the result's account (solver.Result.Account)
 	// and every search snapshot's (a pointer: engines compare by value).
@@ -182,9 +180,7 @@ func (st *fakeRun) sweep(rng *rand.Rand) {
 	}
 }
 
-// setup spends SetupDelay in the start-tour phase with known progress,
-// sending phase snapshots without a tour. It reports whether ctx or the time
-// limit ended it.
+// setup spends SetupDelay in the start-tour phase; it reports whether ctx or the time limit ended it.
 func (e Engine) setup(ctx context.Context, sink *solver.Sink, start time.Time, limit time.Duration) bool {
 	for {
 		el := time.Since(start)

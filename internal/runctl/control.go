@@ -97,9 +97,7 @@ func RefuseFixed(in *solver.Instance, name string) error {
 	return fmt.Errorf("%s has %d fixed edges (FIXED_EDGES_SECTION) and %s does not keep them: use auto, 2opt-ils or 3opt-ils", in.Name, len(in.FixedEdges), name)
 }
 
-// Control is what the workers of one run share, looked at every
-// CheckEvery moves: the run's one deadline, its stop flags, the best
-// tour and the move counters.
+// Control is what the workers of one run share: the deadline, stop flags, best tour and move counters.
 type Control struct {
 	ctx      context.Context
 	Start    time.Time // when the run began
@@ -366,10 +364,7 @@ func ExactSmall(in *solver.Instance, e solver.Engine, p solver.Params, snaps cha
 	return solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: 1, Start: start, Device: DeviceName(Workers(p))})
 }
 
-// Resume moves the run's deadline to d and lets its workers go on after
-// a phase that ran to an earlier deadline (a hand-over between two
-// searches): false, the run left stopped, when its context ended, its
-// target or a tour of length 0 was reached, or d has passed.
+// Resume moves the run's deadline to d and lets its workers go on after a phase; false when the run is over or d passed.
 func (c *Control) Resume(d time.Time) bool {
 	c.Deadline = d
 	if c.ctx.Err() != nil || c.Optimal.Load() || (c.target > 0 && c.BestLen.Load() <= c.target) ||

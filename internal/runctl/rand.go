@@ -12,9 +12,7 @@ import (
 // the context, the target and the snapshot sink.
 const CheckEvery = 4096
 
-// KicksPerCheck is how many kicks a worker of an iterated local search
-// makes at most between looks at the clock when its kicks evaluate few
-// moves (every distance 0, or tiny instances).
+// KicksPerCheck is the most kicks between looks at the clock when kicks evaluate few moves.
 const KicksPerCheck = 64
 
 // Rand is a worker's private PCG stream.

@@ -1,9 +1,6 @@
 package runctl
 
-// The random streams of one run, each named by what draws from it. A
-// worker's own stream is its index (0, 1, …); the others sit far above
-// any worker count, so no two draw the same numbers. Some take the round,
-// the piece and the worker into their low bits (xor).
+// The random streams of one run: a worker's own is its index, the others far above any worker count.
 const (
 	// StreamSSPMStart is the start tour of an sspm run without one.
 	StreamSSPMStart uint64 = 1 << 32
@@ -21,9 +18,7 @@ const (
 	// StreamCluster is the searches of contracted clusters, xor the round
 	// (bits 8 up) and the worker.
 	StreamCluster uint64 = 1 << 43
-	// StreamMergedCut is where the merged search's first descent cuts the
-	// tour. It shares its number with StreamCluster: the two never draw
-	// the same values in one run (this one draws once, before any cluster
-	// search), and a new number would change every run's tours.
+	// StreamMergedCut is where the merged search's first descent cuts the tour; it shares StreamCluster's number
+	// without drawing the same values, and a new number would change every run's tours.
 	StreamMergedCut uint64 = 1 << 43
 )

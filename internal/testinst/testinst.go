@@ -56,9 +56,7 @@ func Mix(n int, rng *rand.Rand) []*problem.Instance {
 	return []*problem.Instance{Euc(n, 1000, rng), Explicit(n, rng), Grid(n, 8, problem.Euc2D, rng)}
 }
 
-// Degenerate returns two instances of n cities that break naive
-// geometry: all on one point (EUC_2D, every tour of length 0), and all on
-// one vertical line of 97 rows (CEIL_2D).
+// Degenerate returns two instances of n cities: all on one point (EUC_2D) and on one vertical line (CEIL_2D).
 func Degenerate(n int) (point, column *problem.Instance) {
 	same := make([]float64, n)
 	for i := range same {

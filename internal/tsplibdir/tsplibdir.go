@@ -95,13 +95,8 @@ type Runner interface{ Run() int }
 // data into a failing test package instead of skipped tests.
 const RequireEnv = "TSPLAB_REQUIRE_TSPLIB"
 
-// Main runs a package's tests (call it from TestMain) and exits. When
-// tests were skipped for want of TSPLIB data it prints one summary line to
-// stderr (shown by `go test` in a package directory or with -v), and with
-// $TSPLAB_REQUIRE_TSPLIB set it fails the package, which `go test ./...`
-// shows in its summary. The tests' cache ($TSPLAB_CACHE_DIR, the bounds
-// runs keep) is a folder of their own, removed after them, never the
-// user's.
+// Main runs a package's tests from TestMain and exits: it reports tests skipped without TSPLIB data (failing them with
+// $TSPLAB_REQUIRE_TSPLIB set), with a cache folder of its own ($TSPLAB_CACHE_DIR).
 func Main(m Runner) {
 	dir, err := os.MkdirTemp("", "tsplab-cache-")
 	if err != nil {

@@ -7,12 +7,8 @@ package account
 
 import "slices"
 
-// Account is what a run's search did, as typed figures: the engines fill
-// it, the JSON report and the progress lines carry it as it is, and the
-// front ends make words of it (solver/report's Status, Summary and
-// Lines). Lengths in it are in the file's own units
-// (solver.Instance.LengthValue), never the scaled integers the engines work on.
-// A nil part, or a zero figure, is one the engine did not have.
+// Account is what a run's search did, as typed figures in the file's units; a nil part or zero figure is one the
+// engine did not have.
 type Account struct {
 	// Search is the kind of search the run made ("" where the engine has
 	// one kind only).
@@ -114,16 +110,12 @@ type ListsAccount struct {
 type PoolAccount struct {
 	Tours    int `json:"tours"`
 	Capacity int `json:"capacity"`
-	// SpreadEdges is the members' mean edge distance to the shortest, in
-	// percent of the cities; SpreadLength how far the longest lies above
-	// the shortest, in percent.
+	// SpreadEdges is the mean edge distance to the shortest, % of the cities; SpreadLength the longest above the shortest, %.
 	SpreadEdges  float64 `json:"spread_edges_percent"`
 	SpreadLength float64 `json:"spread_length_percent"`
 	// NewTours is the descents of new tours the workers offered it.
 	NewTours int `json:"new_tours"`
-	// Crossovers is the partition crossovers tried, Gained those whose
-	// child was shorter than its parents, Entered the children the pool
-	// took.
+	// Crossovers tried, Gained with a shorter child, Entered the children the pool took.
 	Crossovers int `json:"crossovers"`
 	Gained     int `json:"crossovers_gained"`
 	Entered    int `json:"children_entered"`
@@ -137,13 +129,9 @@ type PoolAccount struct {
 // EAXAccount is a population search's populations evolved by edge
 // assembly crossover.
 type EAXAccount struct {
-	// Populations is the populations evolved (a snapshot's: the one
-	// under way included); each one after the first holds the best so
-	// far.
+	// Populations is the populations evolved; each after the first holds the best so far.
 	Populations int `json:"populations"`
-	// Tours is the members of the latest population; FromGPU the
-	// members the GPU searched, in all populations (a snapshot's: for the
-	// one under way).
+	// Tours is the latest population's members; FromGPU the members the GPU searched.
 	Tours   int `json:"tours"`
 	FromGPU int `json:"from_gpu,omitempty"`
 	// Descents is the descents the latest population wants; Built those
@@ -181,9 +169,7 @@ type WindowsAccount struct {
 	OnGPU bool `json:"on_gpu,omitempty"`
 }
 
-// TourWindowsAccount is the population search on windows of the tour:
-// each window an open path between fixed ends, searched on its own cores
-// and spliced back when shorter.
+// TourWindowsAccount is the population search on windows of the tour, each an open path spliced back when shorter.
 type TourWindowsAccount struct {
 	// From is when the windows took over from the partition search, in
 	// seconds from the run's start.
@@ -192,16 +178,12 @@ type TourWindowsAccount struct {
 	// window's search took.
 	Size  int `json:"size"`
 	Cores int `json:"cores"`
-	// Rounds is the rounds begun, Searched the windows whose search
-	// ended, Improved those spliced back shorter, Gain the tour's length
-	// they gained (file units).
+	// Rounds begun, windows Searched, Improved (spliced back shorter) and their Gain (file units).
 	Rounds   int     `json:"rounds"`
 	Searched int     `json:"searched"`
 	Improved int     `json:"improved"`
 	Gain     float64 `json:"gain"`
-	// Rejected is the shorter cells dropped because other cells' splices
-	// had reordered the tour so that theirs cut it into cycles that were
-	// not joined again with a gain.
+	// Rejected is the shorter cells dropped because their splices would cut the tour into cycles.
 	Rejected int `json:"rejected,omitempty"`
 }
 
@@ -213,9 +195,7 @@ type GPUAccount struct {
 	// NoPool says why a population search took no GPU pool ("": it did,
 	// or none was offered).
 	NoPool NoPoolReason `json:"no_pool,omitempty"`
-	// Rounds is the rounds of the GPU's searches on the pool's tours,
-	// TourSlots the tours a round, Improved the tours they shortened,
-	// Kicks their kicks.
+	// Rounds of the GPU's searches, TourSlots a round, tours Improved and their Kicks.
 	Rounds    int   `json:"rounds,omitempty"`
 	TourSlots int   `json:"tours_a_round,omitempty"`
 	Improved  int   `json:"tours_improved,omitempty"`
@@ -230,9 +210,7 @@ type GPUAccount struct {
 	// EarlyTours reports that or-ils on the GPU gave the run's first
 	// tours, before the CPU search's first.
 	EarlyTours bool `json:"early_tours,omitempty"`
-	// Contexts is the GPU contexts the searches ran on, each with
-	// PerContext searches; Selected the contexts asked for when more
-	// than it ran on.
+	// Contexts the searches ran on, PerContext each; Selected the contexts asked for when more.
 	Contexts   int `json:"contexts,omitempty"`
 	PerContext int `json:"searches_a_context,omitempty"`
 	Selected   int `json:"contexts_selected,omitempty"`

@@ -2,9 +2,7 @@ package account
 
 import "time"
 
-// Settings are what an engine chose for a run where its options left it
-// the choice (a launch measured on the device, a default by size): the
-// values that ran, in typed fields; zero where the engine chose nothing.
+// Settings are what an engine chose where its options left it the choice, typed; zero where it chose nothing.
 type Settings struct {
 	// Blocks and Threads are the parallel searches and the threads of
 	// each that ran (a GPU launch).
@@ -21,9 +19,7 @@ type Settings struct {
 	// GPUs are the GPU contexts the run's searches were split over, as
 	// the gpus option writes them ("0,0"; empty: one).
 	GPUs string `json:"gpus,omitempty"`
-	// K, T0, TEnd, Alpha and Sweeps are an annealer's schedule (Lam et
-	// al.'s Se, the temperatures in the file's units, the cooling factor,
-	// Sp).
+	// K, T0, TEnd, Alpha and Sweeps are an annealer's schedule (temperatures in the file's units).
 	K      int     `json:"k,omitempty"`
 	T0     float64 `json:"t0,omitempty"`
 	TEnd   float64 `json:"tend,omitempty"`

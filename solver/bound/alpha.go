@@ -11,11 +11,8 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// AlphaCandidates returns k candidates per city by alpha-nearness
-// (Helsgaun 2000, section 4.1): of the 2k (at least 16) quadrant
-// neighbours, the k whose edge grows the final spanning tree least (its
-// weight minus the dearest edge on the tree path), ties by weight, listed
-// by distance as neighbor.Lists are.
+// AlphaCandidates returns k candidates per city by alpha-nearness (Helsgaun 2000, 4.1): of 2k (at least 16) quadrant
+// neighbours, the k growing the final tree least, ties by weight, listed by distance.
 func (r Result) AlphaCandidates(k int) (*neighbor.Lists, error) {
 	if r.in == nil || r.tree == nil {
 		return nil, errors.New("bound: no 1-tree: compute the bound first")
@@ -55,9 +52,7 @@ func (r Result) AlphaCandidates(k int) (*neighbor.Lists, error) {
 	return out, nil
 }
 
-// pathMax answers "the dearest edge on the tree path between i and j" by
-// binary lifting: up[l][v] is v's 2^l-th ancestor and top[l][v] the
-// dearest edge on the way there.
+// pathMax answers "the dearest edge on the tree path between i and j" by binary lifting.
 type pathMax struct {
 	depth []int32
 	up    [][]int32

@@ -10,11 +10,7 @@ import (
 	"github.com/tsplab/tsplab/solver/internal/unionfind"
 )
 
-// sparseBoruvka computes minimum 1-trees of the candidate graph by
-// Borůvka's algorithm on all cores, as the GPU does: each round every
-// active city offers its cheapest edge out of its component (an atomic
-// minimum over keys packing weight and edge index), and a city without
-// one leaves the working set.
+// sparseBoruvka computes minimum 1-trees of the candidate graph by Borůvka's algorithm on all cores, as the GPU does.
 type sparseBoruvka struct {
 	g      *graph
 	rev    []int32 // index of the reverse of every edge
@@ -43,9 +39,8 @@ func newSparseBoruvka(g *graph) *sparseBoruvka {
 
 const noKey = math.MaxUint64
 
-// run computes a minimum 1-tree under Precision·d + π_i + π_j, leaving the
-// degrees in s.deg, and returns its weight minus 2·Σπ; ok is false when
-// the weights do not fit the packed keys (the caller then uses Prim).
+// run computes a minimum 1-tree under Precision·d + π_i + π_j, degrees in s.deg, weight minus 2·Σπ; ok false when the
+// weights do not fit the packed keys (then Prim).
 func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
 	base, idxBits, ok := s.keyLayout(pi)
 	if !ok {
@@ -76,9 +71,7 @@ func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
 	return sum - 2*sumPi(pi), true
 }
 
-// keyLayout packs an edge's weight above its index in one uint64 key:
-// base is subtracted from the weights, idxBits hold the index; ok is false
-// when the weights' span does not fit beside the index.
+// keyLayout packs an edge's weight less base above its index (idxBits) in one uint64; ok false when it does not fit.
 func (s *sparseBoruvka) keyLayout(pi []int64) (base int64, idxBits uint, ok bool) {
 	minPi, maxPi := int64(math.MaxInt64), int64(math.MinInt64)
 	for _, p := range pi {
@@ -113,9 +106,7 @@ func (s *sparseBoruvka) reset() {
 	s.roots = append(s.roots[:0], s.active...)
 }
 
-// offer lets each active city offer its cheapest edge out of its
-// component to the component's minimum; the cities without one leave the
-// working set.
+// offer has each active city offer its cheapest edge out of its component; cities without one leave the working set.
 func (s *sparseBoruvka) offer(pi []int64, base int64, idxBits uint) {
 	g := s.g
 	act := s.active

@@ -12,16 +12,12 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// Precision scales distances into the integer 1-tree weights: an edge
-// (i, j) weighs Precision·d(i,j) + π_i + π_j, so penalties move in steps
-// of 1/Precision of a distance unit and every sum is exact (as in LKH).
+// Precision scales distances into integer 1-tree weights, Precision·d(i,j) + π_i + π_j, so sums are exact (as in LKH).
 const Precision = 100
 
 // Options tune Compute. The zero value is the default.
 type Options struct {
-	// Time bounds the whole computation (ascent and exact evaluation);
-	// the ascent stops early enough to leave time for the evaluation. 0
-	// runs the ascent's schedule to its end.
+	// Time bounds the ascent and the exact evaluation, the ascent leaving time for the latter (0: the whole schedule).
 	Time time.Duration
 	// MaxPeriod caps the ascent's first period, N/2 (at least 100) else:
 	// 0 means defaultMaxPeriod, a negative value no cap (LKH's schedule).
@@ -36,34 +32,21 @@ type Options struct {
 	// Device, when not nil, opens the accelerator that runs the ascent
 	// (gpu.BoundDevice); the graph and the exact evaluation stay here.
 	Device func() (Device, error)
-	// Thorough makes the ascent converge further below ThoroughMaxN
-	// cities, where that costs a fraction of a second: a first period of
-	// at least thoroughWork/n steps and thoroughNeighbors candidates per
-	// city unless Neighbors says otherwise. LKH's schedule of N/2 steps
-	// over ten neighbours ends a few hundred 1-trees in, percents below
-	// the converged bound on clustered instances; that is enough for
+	// Thorough makes the ascent converge further below ThoroughMaxN cities: LKH's short schedule suffices for
 	// alpha-nearness, not for a bound a gap is measured against.
 	Thorough bool
-	// Boruvka makes the CPU ascent use Borůvka's algorithm below four
-	// cores and below boruvkaMinN cities too, so that it takes the GPU's
-	// steps.
+	// Boruvka makes the CPU ascent use Borůvka's algorithm on few cores and cities too, as the GPU does.
 	Boruvka bool
 }
 
-// defaultMaxPeriod is the first period's cap for n cities: short for large
-// instances, which come close enough with it, long for small ones, which
-// need it (docs/DECISIONS.md#bound-max-period).
+// defaultMaxPeriod is the first period's cap for n cities (docs/DECISIONS.md#bound-max-period).
 func defaultMaxPeriod(n int) int { return min(max(5_000_000/n, 100), 1000) }
 
-// boruvkaMinN is the fewest cities whose ascent runs the parallel Borůvka:
-// below it one core's Prim is faster, and it does not stall when engines
-// beside it take every core (docs/DECISIONS.md#boruvka-min-n).
+// boruvkaMinN is the fewest cities whose ascent runs parallel Borůvka (docs/DECISIONS.md#boruvka-min-n).
 const boruvkaMinN = 10_000
 
-// sparseMST returns the 1-tree function the ascent calls on g and the
-// degrees it leaves: Borůvka from four cores and boruvkaMinN cities while
-// the weights fit its packed keys, Prim otherwise; setting quit abandons a
-// 1-tree part-way.
+// sparseMST returns the ascent's 1-tree function on g and its degrees: Borůvka from four cores and boruvkaMinN cities
+// while the keys fit, else Prim; quit abandons a tree.
 func sparseMST(g *graph, pi []int64, boruvka bool, quit *atomic.Bool) (func([]int64) int64, []int32) {
 	prim := newSparseTree(g)
 	prim.quit = quit
@@ -87,11 +70,8 @@ func sparseMST(g *graph, pi []int64, boruvka bool, quit *atomic.Bool) (func([]in
 // ThoroughMaxN is the size from which Options.Thorough changes nothing.
 const ThoroughMaxN = 1000
 
-// thoroughWork is a thorough ascent's least first period times the number
-// of cities, and thoroughNeighbors its candidates per city: the first
-// period is then 500 steps at 200 cities, which with 24 candidates comes
-// within 0.1 % of the converged bound of 200 clustered cities on the
-// sphere, where 10 candidates stay 0.5 % below.
+// A thorough ascent's least first period times n, and its candidates per city: within 0.1 % of the converged
+// bound on 200 clustered cities where 10 candidates stay 0.5 % below.
 const (
 	thoroughWork      = 100_000
 	thoroughNeighbors = 24
@@ -150,9 +130,7 @@ type Result struct {
 	// Shared reports that the ascent was another caller's (under way or
 	// the last whole one kept): Elapsed is then the wait for it.
 	Shared bool
-	// Cached reports that the bound was proven by an earlier run on the
-	// same distances and read from the user's cache (solver/session):
-	// only Bound, Optimal and Stopped are then set.
+	// Cached: the bound came from the user's cache, only Bound, Optimal and Stopped set.
 	Cached bool
 	// Pi holds the final penalties, in units of 1/Precision.
 	Pi []int64
@@ -172,30 +150,19 @@ func (r Result) GapPercent(length int64) float64 {
 	return 100 * float64(length-r.Bound) / float64(r.Bound)
 }
 
-// Compute returns the Held–Karp lower bound of in. Options.Time is a hard
-// limit on every phase: when the time runs out before the penalties found
-// are evaluated exactly, the bound of the penalty-free 1-tree (evaluated
-// first) is returned with Stopped set, and when even that is not ready,
-// an error that wraps context.DeadlineExceeded. Cancelling ctx abandons
-// the computation within about half a second and returns ctx's error;
-// use StopAscent to end early and still get the best bound proven so far.
+// Compute returns the Held–Karp lower bound of in within Options.Time: out of time, the penalty-free 1-tree's bound
+// with Stopped set, or an error wrapping context.DeadlineExceeded. Cancelling ctx abandons it (StopAscent ends early instead).
 func Compute(ctx context.Context, in *solver.Instance, opts Options) (Result, error) {
 	return compute(ctx, nil, in, opts)
 }
 
-// StopAscent is like Compute, but closing stop ends the computation as
-// soon as it can with the best bound proven so far: the ascent ends at
-// once, and an exact evaluation under way may run on for StopGrace, after
-// which the penalty-free 1-tree's bound is returned (Stopped set), or
-// ErrStopped when that was not evaluated yet either. Cancelling ctx
-// abandons the whole computation.
+// StopAscent is Compute where closing stop ends the computation with the best bound proven so far (an exact evaluation may
+// run StopGrace more; else ErrStopped).
 func StopAscent(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts Options) (Result, error) {
 	return compute(ctx, stop, in, opts)
 }
 
-// UntilDone runs ascent (StopAscent, or an Ascents' StopAscent) with ctx's
-// end as its stop rather than its cancellation: when ctx ends it returns
-// within StopGrace with the best bound proven by then.
+// UntilDone runs ascent with ctx's end as its stop, returning within StopGrace with the best bound by then.
 func UntilDone(ctx context.Context, ascent func(context.Context, <-chan struct{}, *solver.Instance, Options) (Result, error), in *solver.Instance, opts Options) (Result, error) {
 	stop := make(chan struct{})
 	done := make(chan struct{})
@@ -246,9 +213,7 @@ func computeOnce(ctx context.Context, stop <-chan struct{}, in *solver.Instance,
 	return c.improve()
 }
 
-// computation is one caller's bound: the penalty-free 1-tree first
-// (tree0, which cost evalCost), then the ascent and the evaluation of its
-// penalties.
+// computation is one caller's bound: the penalty-free 1-tree, then the ascent and its exact evaluation.
 type computation struct {
 	ctx        context.Context
 	stop       <-chan struct{}
@@ -260,9 +225,7 @@ type computation struct {
 	evalCost   time.Duration
 }
 
-// first builds the k-d tree where the metric has one and evaluates the
-// penalty-free 1-tree: a bound already, and its tree keeps the candidate
-// graph connected.
+// first builds the k-d tree where the metric has one and evaluates the penalty-free 1-tree.
 func (c *computation) first() error {
 	in := c.res.in
 	if euclidLike(in) {
@@ -281,9 +244,7 @@ func (c *computation) first() error {
 	return nil
 }
 
-// improve runs the ascent on the candidate graph and evaluates its best
-// penalties on the complete graph; the penalty-free bound when there is
-// no time for that, or it ended without a better one.
+// improve runs the ascent and evaluates its best penalties on the complete graph (else the penalty-free bound).
 func (c *computation) improve() (Result, error) {
 	res, opts := &c.res, c.opts
 	// No room for an ascent and a second evaluation.
@@ -342,11 +303,8 @@ func (c *computation) failed(ph context.Context, err error) (Result, error) {
 	return Result{}, err
 }
 
-// phases makes the contexts of a computation started at start. hard ends
-// every phase: ctx, the time limit (0: none), or StopGrace after stop.
-// soft ends the phases that add nothing to a bound already proven (the
-// candidate graph, opening the device, the ascent): hard, or stop. release
-// frees them.
+// phases makes a computation's contexts: hard ends every phase (ctx, the limit, StopGrace after stop), soft the phases
+// that add nothing to a proven bound.
 func phases(ctx context.Context, stop <-chan struct{}, start time.Time, limit time.Duration) (hard, soft context.Context, release func()) {
 	hard, cancelHard := context.WithCancel(ctx)
 	cancelDeadline := func() {}
@@ -397,12 +355,8 @@ func cutShort(ctx context.Context, stop <-chan struct{}, hard context.Context, l
 	return err
 }
 
-// ascentHalt tells the ascent to end: when soft ends, or when only twice
-// the first evaluation's cost evalCost, and at least a tenth of the time
-// limit (0: none), is left of it, kept for the last evaluation: one that
-// misses the limit loses the whole ascent (the penalty-free 1-tree is
-// returned), which on a loaded machine happened with twice the first
-// evaluation's cost left (docs/DECISIONS.md#ascent-halt).
+// ascentHalt ends the ascent when soft ends or only twice the first evaluation's cost (at least a tenth of the limit)
+// is left: a late evaluation loses the whole ascent (docs/DECISIONS.md#ascent-halt).
 func ascentHalt(soft context.Context, start time.Time, limit, evalCost time.Duration) func() bool {
 	var deadline time.Time
 	if limit > 0 {
@@ -423,9 +377,7 @@ func (res Result) only(start time.Time) Result {
 	return res
 }
 
-// ascentDevice opens what runs the ascent's minimum spanning trees: the
-// device opts names, or the CPU's sparse Borůvka over res.g. The CPU one
-// stops its tree when soft ends.
+// ascentDevice opens what runs the ascent's trees: opts' device, or the CPU's Borůvka, stopped when soft ends.
 func (res *Result) ascentDevice(soft context.Context, opts Options) (Device, error) {
 	if opts.Device != nil {
 		dev, err := openDevice(soft, opts.Device)
@@ -551,9 +503,8 @@ func (c *cpuDevice) KeepBest() error       { copy(c.bestPi, c.pi); return nil }
 func (c *cpuDevice) Best(pi []int64) error { copy(pi, c.bestPi); return nil }
 func (c *cpuDevice) Close() error          { return nil }
 
-// ascent raises the penalties on dev by LKH's rules (see the package
-// comment), leaving in pi the best 1-tree's; it returns that 1-tree's
-// weight minus 2·Σπ, the 1-trees computed, and whether halt ended it.
+// ascent raises the penalties by LKH's rules, leaving the best 1-tree's in pi; it returns its weight minus 2·Σπ,
+// the trees computed and whether halt ended it.
 func ascent(dev Device, g *graph, pi []int64, opts Options, start time.Time, halt func() bool) (best int64, iters int, stopped bool, err error) {
 	w, norm, err := dev.Start(g.export())
 	if err != nil {
@@ -572,9 +523,7 @@ func ascent(dev Device, g *graph, pi []int64, opts Options, start time.Time, hal
 	return a.best, a.iters, stopped, dev.Best(pi)
 }
 
-// firstPeriod is the ascent's first period for n cities: N/2, at least
-// 100 (thorough: at least thoroughWork/n, up to 1000), capped by maxPeriod
-// (0: defaultMaxPeriod, negative: no cap).
+// firstPeriod is the ascent's first period: N/2, at least 100 (thorough: thoroughWork/n, up to 1000), capped by maxPeriod.
 func firstPeriod(n, maxPeriod int, thorough bool) int {
 	p := max(n/2, 100)
 	if thorough {
@@ -601,10 +550,7 @@ type ascender struct {
 	lastReport time.Time
 }
 
-// periods runs the schedule from a first period of initialPeriod steps
-// of size 1: the step size doubles while the initial phase improves,
-// falls by a quarter when it stops improving, and halves with the period
-// each round; it reports whether halt ended it.
+// periods runs LKH's step schedule from initialPeriod steps; it reports whether halt ended it.
 func (a *ascender) periods(initialPeriod int) (stopped bool, err error) {
 	period, t := initialPeriod, int64(Precision) // LKH's INITIAL_STEP_SIZE of 1
 	initialPhase := true

@@ -21,9 +21,7 @@ type oneTree struct {
 	degree []int32 // degrees in the 1-tree
 }
 
-// evaluate returns the minimum 1-tree of the complete graph under pi: by
-// Borůvka over the k-d tree kd when there is one, else by Prim in O(n²);
-// g, when not nil, gives each city's first guess of its cheapest edges.
+// evaluate returns the minimum 1-tree of the complete graph under pi: Borůvka over kd when set, else Prim in O(n²).
 func evaluate(ctx context.Context, in *solver.Instance, kd *kdTree, g *graph, pi []int64) (*oneTree, error) {
 	var parent []int32
 	var err error
@@ -38,9 +36,7 @@ func evaluate(ctx context.Context, in *solver.Instance, kd *kdTree, g *graph, pi
 	return completeOneTree(ctx, in, kd, parent, pi)
 }
 
-// completeOneTree adds to the spanning tree the second edge of the leaf
-// where that edge is dearest, searched over the complete graph. It gives
-// up with ctx's error when ctx is done.
+// completeOneTree adds the second edge of the leaf where it is dearest, over the complete graph.
 func completeOneTree(ctx context.Context, in *solver.Instance, kd *kdTree, parent []int32, pi []int64) (*oneTree, error) {
 	n := in.N
 	deg := make([]int32, n)
@@ -74,11 +70,7 @@ func completeOneTree(ctx context.Context, in *solver.Instance, kd *kdTree, paren
 	return t, nil
 }
 
-// leafSecondEdges returns, for every leaf of the spanning tree (parent,
-// degrees deg), its cheapest edge to a city other than its tree
-// neighbour, over the complete graph (by the k-d tree when kd is set).
-// A leaf's tree edge is one of its cheapest (cut property), so that is
-// its second-cheapest edge.
+// leafSecondEdges returns each tree leaf's cheapest edge to a city other than its tree neighbour, its second-cheapest.
 func leafSecondEdges(ctx context.Context, in *solver.Instance, kd *kdTree, parent, deg []int32, pi []int64) ([]edgeKey, error) {
 	n := in.N
 	nbr := make([]int32, n) // the tree neighbour of each leaf
@@ -158,9 +150,7 @@ func primDense(ctx context.Context, in *solver.Instance, pi []int64) ([]int32, e
 	return parent, nil
 }
 
-// boruvkaKD is Borůvka's algorithm on the complete graph: each round a
-// city's candidate edges bound its cheapest edge out, and a k-d tree search
-// prunes boxes in its component or dearer than the component's best.
+// boruvkaKD is Borůvka's algorithm on the complete graph, candidate edges bounding a pruned k-d tree search.
 func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, error) {
 	in := kd.in
 	n := in.N
@@ -208,10 +198,7 @@ func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, 
 	return treeParents(n, edges), nil
 }
 
-// cheapestOut sets local[i] to city i's cheapest edge out of its
-// component comp[i], and compBest to each component's cheapest: the
-// candidate edges of g first, a cheap bound for every component, then a
-// k-d tree search pruned by it.
+// cheapestOut sets each city's cheapest edge out of its component and each component's cheapest.
 func cheapestOut(ctx context.Context, kd *kdTree, g *graph, pi []int64, comp []int32, local []edgeKey, compBest []atomic.Int64) error {
 	n := kd.in.N
 	err := parallel.ForContext(ctx, n, func(lo, hi int) {

@@ -12,9 +12,7 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// graph is the sparse candidate graph of the ascent, symmetric, in
-// compressed rows: the neighbours of city i are adj[off[i]:off[i+1]],
-// ascending, with their TSPLIB distances in d.
+// graph is the symmetric candidate graph in compressed rows: city i's neighbours adj[off[i]:off[i+1]] ascending, distances in d.
 type graph struct {
 	off []int32
 	adj []int32
@@ -22,9 +20,7 @@ type graph struct {
 	rev []int32 // filled by export
 }
 
-// buildGraph joins every city to its k quadrant neighbours both ways and
-// adds the edges of tree (parent links, -1 at the root), which keep the
-// graph connected; it gives up with ctx's error when ctx is done.
+// buildGraph joins every city to its k quadrant neighbours both ways, plus tree's edges, which keep it connected.
 func buildGraph(ctx context.Context, in *solver.Instance, k int, tree []int32) (*graph, error) {
 	n := in.N
 	nb, err := neighbor.QuadrantContext(ctx, planeView(in), k)
@@ -82,13 +78,8 @@ func buildGraph(ctx context.Context, in *solver.Instance, k int, tree []int32) (
 	return g, bad
 }
 
-// planeView returns what the candidate graph's quadrants are chosen on:
-// for GreatCircle a sinusoidal projection of the sphere (x the longitude
-// from the points' mean times the cosine of the latitude, y the
-// latitude), for other metrics in itself. Chosen on the sphere's metric
-// alone, the candidates are the nearest cities only, which never leave a
-// cluster: the ascent then raises penalties that the complete graph's
-// cheaper edges undo, and the bound falls far below the optimum.
+// planeView is what the quadrants are chosen on: for GreatCircle a sinusoidal projection, since the sphere's nearest
+// cities never leave a cluster and the bound then falls far below the optimum.
 func planeView(in *solver.Instance) *solver.Instance {
 	if in.Metric != solver.GreatCircle || !in.HasCoords() {
 		return in
@@ -111,9 +102,7 @@ func planeView(in *solver.Instance) *solver.Instance {
 	return solver.NewCoordInstance(in.Name, solver.Euc2D, x, y, nil)
 }
 
-// adjacency returns the compressed rows of the undirected edges that each
-// adds (it is called twice: to count, then to fill): the neighbours of
-// city i are adj[off[i]:off[i+1]], in the order added.
+// adjacency returns the compressed rows of the edges each adds (called twice: to count, then to fill).
 func adjacency(n int, each func(add func(a, b int32))) (off, adj []int32) {
 	off = make([]int32, n+1)
 	each(func(a, b int32) { off[a+1]++; off[b+1]++ })

@@ -6,9 +6,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// kdTree is a k-d tree over a Euclidean-like instance's cities, nodes in
-// preorder with their box, smallest penalty and, in a Borůvka round, the
-// component all their cities belong to (or -1).
+// kdTree is a k-d tree over a Euclidean-like instance's cities, preorder nodes with box, least penalty and component.
 type kdTree struct {
 	in    *solver.Instance
 	perm  []int32 // cities, each node owning perm[lo:hi]
@@ -27,9 +25,7 @@ type kdNode struct {
 
 const kdLeaf = 8
 
-// metricLowerBound maps a squared Euclidean distance e2 to a lower bound
-// of the TSPLIB distance of cities that far apart (floating point is
-// monotone here; one unit off as a margin), nil for other metrics.
+// metricLowerBound maps a squared Euclidean distance to a lower bound of the TSPLIB distance (nil for other metrics).
 func metricLowerBound(m solver.Metric) func(e2 float64) int64 {
 	switch m {
 	case solver.Euc2D:
@@ -187,9 +183,7 @@ func (k edgeKey) less(o edgeKey) bool {
 	return k.b < o.b
 }
 
-// query is one search for the cheapest edge (i, j) under
-// Precision·d(i,j) + π_i + π_j with j outside component skip (-2: none)
-// and j ∉ {i, ex}.
+// query is one search for the cheapest edge (i, j) with j outside component skip (-2: none) and j ∉ {i, ex}.
 type query struct {
 	t      *kdTree
 	pi     []int64

@@ -28,11 +28,8 @@ type flight struct {
 	err  error
 }
 
-// Ascents shares the Held–Karp ascents of one run pipeline: a request for
-// the ascent another caller runs (the lower bound beside a run and the
-// run's alpha lists) waits for that one rather than halving its cores, and
-// the last whole ascent is kept for the next request. The zero value is
-// ready; whoever keeps one decides how long ascents are shared.
+// Ascents shares a pipeline's ascents: a request for one under way waits for it, and the last whole one is kept.
+// The zero value is ready.
 type Ascents struct {
 	mu       sync.Mutex
 	flights  []*flight
@@ -83,9 +80,8 @@ func (memo *Ascents) land(f *flight, res Result, err error) {
 // complete reports whether a landed flight is a whole ascent.
 func (f *flight) complete() bool { return f.err == nil && !f.res.Stopped }
 
-// await waits for f within the caller's limits: ctx, stop and the time
-// limit from start. ok is false when f ended incomplete (the caller then
-// computes its own); err is set when the caller's own limit ended first.
+// await waits for f within ctx, stop and the time limit; ok false when f ended
+// incomplete, err when the caller's limit ended first.
 func await(ctx context.Context, stop <-chan struct{}, f *flight, start time.Time, limit time.Duration) (res Result, ok bool, err error) {
 	var deadline <-chan time.Time
 	if limit > 0 {
@@ -130,9 +126,7 @@ func (memo *Ascents) Compute(ctx context.Context, in *solver.Instance, opts Opti
 	return memo.StopAscent(ctx, nil, in, opts)
 }
 
-// StopAscent is the package's StopAscent shared: it runs the ascent for in
-// and opts once for every caller that asks at the same time, and answers
-// a later caller from the last whole ascent.
+// StopAscent is the package's StopAscent run once for concurrent callers, a later one answered from the last whole ascent.
 func (memo *Ascents) StopAscent(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts Options) (Result, error) {
 	if in == nil || in.N <= 3 || opts.Progress != nil || ctx.Err() != nil {
 		// nothing to share: one tour, or a caller that follows the
@@ -164,9 +158,7 @@ func (memo *Ascents) StopAscent(ctx context.Context, stop <-chan struct{}, in *s
 	}
 }
 
-// Alpha returns k alpha-nearness candidates per city of in from the
-// shared ascent opts asks for (solver.Ascents); when its accelerator
-// fails, from an ascent on the cores in the time left.
+// Alpha returns k alpha-nearness candidates per city from the shared ascent (from the cores when the accelerator fails).
 func (memo *Ascents) Alpha(ctx context.Context, in *solver.Instance, k int, opts solver.AscentOptions) (solver.AlphaLists, error) {
 	start := time.Now()
 	res, err := memo.Compute(ctx, in, Options{Time: opts.Time, Device: opts.Device})

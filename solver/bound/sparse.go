@@ -25,9 +25,7 @@ func newSparseTree(g *graph) *sparseTree {
 		heap: make([]int32, 0, n), pos: make([]int32, n), deg: make([]int32, n)}
 }
 
-// run computes a minimum 1-tree under Precision·d + π_i + π_j by Prim's
-// algorithm with a binary heap, leaving the degrees in s.deg, and returns
-// its weight minus 2·Σπ. The graph is connected (it holds a spanning tree).
+// run computes a minimum 1-tree by Prim's algorithm with a binary heap, degrees in s.deg; it returns the weight minus 2·Σπ.
 func (s *sparseTree) run(pi []int64) int64 {
 	g := s.g
 	n := len(s.key)
@@ -78,9 +76,7 @@ func (s *sparseTree) run(pi []int64) int64 {
 	return sum - 2*sumPi(pi)
 }
 
-// dearestLeaf returns the leaf of the spanning tree whose second-cheapest
-// candidate edge is dearest, that edge's weight and its other end (leaf
-// -1: none).
+// dearestLeaf returns the leaf whose second-cheapest candidate edge is dearest, its weight and other end (-1: none).
 func (s *sparseTree) dearestLeaf(pi []int64) (top int64, leaf, other int32) {
 	g := s.g
 	top, leaf, other = int64(math.MinInt64), -1, -1

@@ -15,9 +15,7 @@ import (
 //	-X github.com/tsplab/tsplab/solver/buildinfo.commit=0123456789ab
 var version, commit string
 
-// Version is the build's version: the tag or `git describe` given at link
-// time, else the module version Go recorded (go install mod@v1.2.0), else
-// "dev".
+// Version is the build's version: the link-time tag, else Go's recorded module version, else "dev".
 func Version() string {
 	if version != "" {
 		return version
@@ -44,10 +42,7 @@ func Commit() string {
 	return ""
 }
 
-// String is the version with its commit, as the programs print it:
-// "v1.2.0 (commit 0123456789ab)"; the version alone without a commit, and
-// the commit alone when the version is an abbreviation of it (git describe
-// in a clone without tags).
+// String is the version with its commit ("v1.2.0 (commit 0123456789ab)"), either alone where the other adds nothing.
 func String() string {
 	v, c := Version(), Commit()
 	switch {

@@ -19,10 +19,7 @@ func Random(n int, rng *rand.Rand) []int {
 	return t
 }
 
-// NearestNeighbor returns the nearest-neighbour tour from city start
-// (clamped): with nb, the first unvisited candidate, else the nearest
-// unvisited city by neighbor.PointSet; with nb nil, an O(n²) scan (ties
-// to the lower index).
+// NearestNeighbor returns the nearest-neighbour tour from city start (clamped), with nb's candidates, else PointSet or O(n²).
 func NearestNeighbor(in *problem.Instance, start int, nb *neighbor.Lists) []int {
 	t, _ := NearestNeighborContext(context.Background(), in, start, nb)
 	return t
@@ -68,10 +65,8 @@ func NearestNeighborContext(ctx context.Context, in *problem.Instance, start int
 	return nearestWithLists(ctx, in, start, nb, nil, 0)
 }
 
-// RandomizedNearestNeighborContext is NearestNeighborContext with the
-// lists nb (required) that at a share second of the steps (drawn from
-// rng) takes the second unvisited candidate: varied start tours about as
-// short, for random-restart climbs.
+// RandomizedNearestNeighborContext is NearestNeighborContext over nb taking the second candidate at a share second of
+// the steps: varied start tours for random-restart climbs.
 func RandomizedNearestNeighborContext(ctx context.Context, in *problem.Instance, start int, nb *neighbor.Lists, rng *rand.Rand, second float64) ([]int, error) {
 	n := in.N
 	if n <= 0 {
@@ -83,9 +78,7 @@ func RandomizedNearestNeighborContext(ctx context.Context, in *problem.Instance,
 	return nearestWithLists(ctx, in, min(max(start, 0), n-1), nb, rng, second)
 }
 
-// nearestWithLists builds the nearest-neighbour tour over the lists,
-// taking the second candidate at a share second of the steps when rng is
-// set.
+// nearestWithLists builds the nearest-neighbour tour over the lists (rng set: the second candidate at share second).
 func nearestWithLists(ctx context.Context, in *problem.Instance, start int, nb *neighbor.Lists, rng *rand.Rand, second float64) ([]int, error) {
 	n := in.N
 	t := make([]int, 0, n)
@@ -128,10 +121,7 @@ type candEdge struct {
 	a, b int32
 }
 
-// Greedy returns the greedy-edge (multiple fragment) tour, Johnson &
-// McGeoch 1997 section 2.2: candidate edges of nb (nil: 10 nearest)
-// shortest first, each kept when both ends have degree < 2 and it closes
-// no cycle, then the fragments joined at their ends.
+// Greedy returns the greedy-edge tour (Johnson & McGeoch 1997, 2.2) over nb's edges (nil: 10 nearest), fragments joined.
 func Greedy(in *problem.Instance, nb *neighbor.Lists) []int {
 	t, _ := GreedyContext(context.Background(), in, nb)
 	return t
@@ -150,9 +140,7 @@ func GreedyContext(ctx context.Context, in *problem.Instance, nb *neighbor.Lists
 			return nil, err
 		}
 	}
-	// The edges' collection and sort are not cut short; at ten million
-	// cities they take seconds, so the run returns when ctx ends and
-	// leaves them to finish unused.
+	// The edges' sort is not cut short (seconds at ten million cities); the run returns when ctx ends.
 	edges, err := neighbor.Await(ctx, func() []candEdge {
 		edges := candidateEdges(in, nb)
 		sortEdges(edges)
@@ -166,9 +154,7 @@ func GreedyContext(ctx context.Context, in *problem.Instance, nb *neighbor.Lists
 		return nil, err
 	}
 
-	// Greedy rounds over the free ends' nearest other ends, until a round
-	// joins fewer than an eighth of the fragments (coincident cities pile
-	// the candidates up on a few ends); then nearest-neighbour joins.
+	// Greedy rounds over the free ends' nearest ends until a round joins under an eighth, then nearest-neighbour joins.
 	for f.added < n-1 {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -196,9 +182,7 @@ func GreedyContext(ctx context.Context, in *problem.Instance, nb *neighbor.Lists
 	return f.walk(), nil
 }
 
-// fragments is a set of paths covering the cities: adj[2i], adj[2i+1]
-// are the path neighbours of i (-1: none), deg its degree, uf joins the
-// cities of a path, added counts the edges.
+// fragments is a set of paths covering the cities: adj[2i], adj[2i+1] i's neighbours (-1: none), deg, uf and added.
 type fragments struct {
 	adj   []int32
 	deg   []uint8
@@ -222,10 +206,7 @@ func (f *fragments) link(a, b int32) {
 	f.deg[b]++
 }
 
-// add takes, in order, every edge of edges that joins the free ends of
-// two different paths, until one path covers every city; it gives up
-// with ctx's error when ctx ends (checked every addCheck edges: tens of
-// millions of them take seconds).
+// add takes every edge joining the free ends of two paths until one covers every city, checking ctx every addCheck edges.
 func (f *fragments) add(ctx context.Context, edges []candEdge) error {
 	n := len(f.deg)
 	for x, e := range edges {
@@ -293,9 +274,7 @@ func endEdges(in *problem.Instance, ends []int32, k int) []candEdge {
 	return slices.CompactFunc(edges, func(x, y candEdge) bool { return x.a == y.a && x.b == y.b })
 }
 
-// join links the fragments into one path, nearest-neighbour fashion:
-// from the far end of the current path to the nearest free end of
-// another fragment; the fallback when greedy rounds stop making progress.
+// join links the fragments nearest-neighbour fashion, the fallback when greedy rounds stall.
 func (f *fragments) join(ctx context.Context, in *problem.Instance) error {
 	adj := f.adj
 	otherEnd := func(e int32) int32 {

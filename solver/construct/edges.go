@@ -10,17 +10,13 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// candidateEdges lists every candidate edge of nb once, (a, b) with a < b,
-// in the order of a serial scan, on all cores: a pass marks and counts
-// each city's own edges, a second writes them.
+// candidateEdges lists every candidate edge of nb once (a < b) in a serial scan's order, on all cores.
 func candidateEdges(in *problem.Instance, nb *neighbor.Lists) []candEdge {
 	n, k := in.N, nb.K
 	if k > 64 {
 		return candidateEdgesSerial(in, nb)
 	}
-	// own[i] has bit x set when the candidate j = nb.Of(i)[x] gives an
-	// edge from i's side: (b, a) is kept once, from j's side when i is
-	// also in j's list.
+	// own[i] has bit x set when nb.Of(i)[x] gives an edge from i's side (a pair in both lists counts from j's).
 	own := make([]uint64, n)
 	count := make([]int32, n+1)
 	parallel.For(n, func(lo, hi int) {
@@ -76,9 +72,7 @@ func compareEdges(x, y candEdge) int {
 	return cmp.Or(cmp.Compare(x.d, y.d), cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b))
 }
 
-// sortEdges sorts candidate edges by length, then ends: radix-sorted as
-// packed 64-bit keys when they fit (a comparison sort is far slower,
-// docs/DECISIONS.md#radix-sort), else compared; the order is total, so both agree.
+// sortEdges sorts edges by length then ends, radix-sorted where they pack (docs/DECISIONS.md#radix-sort).
 func sortEdges(edges []candEdge) {
 	if len(edges) < 1024 || !sortEdgesPacked(edges) {
 		slices.SortFunc(edges, compareEdges)
@@ -112,9 +106,7 @@ func sortEdgesPacked(edges []candEdge) bool {
 	return true
 }
 
-// radixSort sorts keys whose set bits are among the low used ones: a
-// least-significant-digit radix sort, 11 bits a pass, passes on a digit
-// all keys share skipped.
+// radixSort is an LSD radix sort of keys with used bits, 11 bits a pass, skipping digits all share.
 func radixSort(keys []uint64, used uint) {
 	const digit = 11
 	const mask = 1<<digit - 1

@@ -2,9 +2,7 @@ package construct
 
 import "github.com/tsplab/tsplab/solver/problem"
 
-// KeepFixed returns t (a permutation) reordered to use every fixed edge of
-// in, which must form paths: meeting either end of a path brings the whole
-// path. Without fixed edges it returns t itself.
+// KeepFixed returns t reordered to use every fixed edge of in (paths); without fixed edges, t itself.
 func KeepFixed(in *problem.Instance, t []int) []int {
 	if len(in.FixedEdges) == 0 {
 		return t

@@ -12,10 +12,8 @@ import (
 // are scaled onto a 2^16 × 2^16 grid.
 const hilbertOrder = 16
 
-// SpaceFillingCurve returns the cities in Hilbert-curve order over their
-// bounding box (Bartholdi & Platzman; x and y only, ties in file order);
-// instances without coordinates in the metric get the nearest-neighbour
-// tour from city 0.
+// SpaceFillingCurve returns the cities in Hilbert-curve order (Bartholdi & Platzman), without coordinates the
+// nearest-neighbour tour.
 func SpaceFillingCurve(in *problem.Instance) []int {
 	n := in.N
 	if n <= 0 {
@@ -63,9 +61,7 @@ func clampUnit(v float64) float64 {
 	return min(v, float64(uint32(1)<<hilbertOrder-1))
 }
 
-// hilbertIndex returns the position of grid cell (x, y) along the Hilbert
-// curve: each level adds its quadrant's rank times its area, then turns
-// the coordinates into that quadrant's frame.
+// hilbertIndex returns grid cell (x, y)'s position along the Hilbert curve.
 func hilbertIndex(x, y uint32) uint64 {
 	const side = uint32(1) << hilbertOrder
 	var d uint64

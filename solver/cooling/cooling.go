@@ -10,12 +10,8 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// Plan cools along a geometric annealing schedule from T0 down to TEnd: Lam
-// et al.'s as given (factor alpha, iters per step) without a time budget;
-// with one, a probe step measures the rate and every later step's factor
-// re-aims T at TEnd for the budget's end, steps shortened only to keep
-// MinFittedSteps. Engines of both backends call Next before every step
-// and Done after the last.
+// Plan cools geometrically from T0 to TEnd: Lam et al.'s schedule without a budget, else re-aimed each step at TEnd
+// for the budget's end. Engines call Next before every step and Done after the last.
 type Plan struct {
 	t0, tend, alpha float64
 	iters           int64 // iterations per step as planned (Lam's N·Sp)
@@ -37,9 +33,7 @@ const MinFittedSteps = 100
 // enough to measure the rate, little of a small budget.
 const probeShare = 10
 
-// New returns the schedule from t0 down to tend with Lam's factor
-// alpha and iters iterations per step, for n cities, fitted to budget (0:
-// Lam's schedule unchanged).
+// New returns the schedule from t0 to tend (Lam's alpha, iters a step) for n cities, fitted to budget (0: unchanged).
 func New(t0, tend, alpha float64, iters int64, n int, budget time.Duration) *Plan {
 	c := &Plan{t0: t0, tend: tend, alpha: alpha, iters: max(iters, 1), n: max(n, 1), budget: max(budget, 0)}
 	c.run = solver.ScheduleRun{Fitted: c.budget > 0, T0: t0, TEnd: tend, LamAlpha: alpha, Sweeps: float64(c.iters) / float64(c.n)}
@@ -52,19 +46,14 @@ func New(t0, tend, alpha float64, iters int64, n int, budget time.Duration) *Pla
 // Fitted reports whether the schedule is fitted to a time budget.
 func (c *Plan) Fitted() bool { return c.budget > 0 }
 
-// Reserve sets d of the budget aside for what follows the cooling (the
-// greedy descent the schedule ends in); an engine calls it once, after
-// the probe has shown its rate.
+// Reserve sets d of the budget aside for the final descent, once, after the probe.
 func (c *Plan) Reserve(d time.Duration) {
 	if c.budget > 0 && d > 0 {
 		c.budget = max(c.budget-d, time.Nanosecond)
 	}
 }
 
-// Next returns the cooling factor to apply after the coming step and the
-// iterations that step runs. t is the temperature of the coming step;
-// iters the iterations run since the cooling began and elapsed the time
-// they took. The coming step is the last when t·alpha <= tend.
+// Next returns the factor to apply after the coming step at t and that step's iterations (iters, elapsed so far).
 func (c *Plan) Next(t float64, iters int64, elapsed time.Duration) (alpha float64, stepIters int64) {
 	if c.budget <= 0 {
 		return c.alpha, c.iters
@@ -109,9 +98,7 @@ func (c *Plan) measure(iters int64, elapsed time.Duration) {
 	c.lastIters, c.lastTime = iters, elapsed
 }
 
-// fit returns the factor that takes T from t to tend in the steps left at
-// the measured rate; settled is false in the last few steps, which only
-// round the schedule off.
+// fit returns the factor taking t to tend in the steps left; settled is false in the last few steps.
 func (c *Plan) fit(t float64, left time.Duration) (a float64, settled bool) {
 	if t <= c.tend {
 		return c.alpha, false
@@ -143,9 +130,7 @@ func (c *Plan) Run() *solver.ScheduleRun {
 	return &r
 }
 
-// FitsToLimit reports whether an annealer fits its cooling to the run's
-// deadline: its context has one and neither alpha nor sweeps, which pin
-// the schedule (as the reproduction suites do), is given.
+// FitsToLimit reports whether an annealer fits its cooling to ctx's deadline: neither alpha nor sweeps given.
 func FitsToLimit(ctx context.Context, p solver.Params) bool {
 	_, ok := ctx.Deadline()
 	return ok && !p.Given("alpha") && !p.Given("sweeps")

@@ -12,9 +12,7 @@ import (
 // longer than any test.
 const longLimit = time.Hour
 
-// stopGrace bounds how long after its time limit, or its cancellation, a
-// run may take to return: generous, for a loaded machine and a device's
-// set-up, yet far below longLimit.
+// stopGrace bounds how long after its limit or cancellation a run may take to return.
 const stopGrace = 60 * time.Second
 
 // testFinish: a run that ends by its budget returns a valid tour of exact
@@ -31,10 +29,7 @@ func testFinish(t *testing.T, e solver.Engine, c Config) {
 	}
 }
 
-// testSnapshots: the snapshots of a run come in order (elapsed never
-// decreasing, the best length never increasing), each tour they carry is
-// a permutation, each best of its stated length, none shorter than the
-// result, and the last one with a best carries the result's length.
+// testSnapshots: snapshots come in order, their tours are permutations of their stated lengths, and the last carries the result's.
 func testSnapshots(t *testing.T, e solver.Engine, c Config) {
 	in := Instance(c.n(), 2)
 	ch := make(chan solver.Snapshot, 1<<14)
@@ -134,9 +129,7 @@ func testTarget(t *testing.T, e solver.Engine, c Config) {
 	}
 }
 
-// testFixedEdges: an engine that keeps fixed edges returns a tour with
-// all of them; any other either refuses the instance or keeps them too
-// (Finish refuses a tour without them).
+// testFixedEdges: an engine either refuses fixed edges or returns a tour with all of them.
 func testFixedEdges(t *testing.T, e solver.Engine, c Config) {
 	in := Instance(c.n(), 6)
 	for i := 0; i+1 < in.N; i += 10 {

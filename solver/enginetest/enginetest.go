@@ -20,18 +20,11 @@ import (
 
 // Config says how the cases run an engine.
 type Config struct {
-	// Budget returns the parameters of a short run of e that ends by its
-	// own budget (kicks, restarts, a schedule), not by time; nil or a
-	// zero Params: a run of 300 ms.
+	// Budget returns the parameters of a short run of e that ends by its own budget (nil or zero: 300 ms).
 	Budget func(e solver.Engine) solver.Params
-	// Open returns the parameters of a run that only the case stops
-	// (cancellation, time limit, target); the case sets Seed, TimeLimit
-	// and Target. nil: none beyond those.
+	// Open returns the parameters of a run only the case stops (nil: none beyond Seed, TimeLimit and Target).
 	Open func(e solver.Engine) solver.Params
-	// Descent, when set, reports the engines whose run is one descent
-	// that ends by itself at a local optimum, sooner than the cases'
-	// cancel and limit: Cancellation and Deadline then also take a run
-	// that ended done in time.
+	// Descent reports the engines whose run is one descent ending by itself, also accepted done by the stop cases.
 	Descent func(e solver.Engine) bool
 	// N is the cities of the cases' instances (0: 200).
 	N int
@@ -113,10 +106,7 @@ func (c Config) open(e solver.Engine) solver.Params {
 	return solver.Params{}
 }
 
-// solveChecked runs e as the pipeline does (solver.RunAided: p's time
-// limit the deadline of ctx, the stop reason from its cause) and checks
-// the result every case asks for: no error, a permutation of the cities
-// whose length recomputed is Length, and the engine's identity in it.
+// solveChecked runs e as the pipeline does and checks the result: no error, a valid tour of its Length, the engine's identity.
 func solveChecked(t *testing.T, ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) solver.Result {
 	t.Helper()
 	res, err := solver.RunAided(ctx, e, in, p, snaps, solver.Aid{}, false)

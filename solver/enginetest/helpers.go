@@ -13,9 +13,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// Solve runs the CPU engine called name on in with p, its time limit the
-// deadline of the run's context (solver.RunAided), and fails t unless it
-// returns a valid tour of exactly its reported length.
+// Solve runs the CPU engine name on in with p as the pipeline does and fails t unless the tour is valid and exactly measured.
 func Solve(t testing.TB, name string, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) solver.Result {
 	t.Helper()
 	e, err := solver.Lookup(name, solver.BackendCPU)
@@ -35,11 +33,8 @@ func Solve(t testing.TB, name string, in *solver.Instance, p solver.Params, snap
 	return res
 }
 
-// FakePaths is a path improver (solver.PathImprover) for tests of the
-// searches that lend a stretch of their tour to one: a 2-opt descent
-// between the path's two fixed ends, or by Mode a path that moves an end
-// ("end"), repeats a city ("dup"), comes back unchanged ("keep"), or an
-// error ("error"). It records each call.
+// FakePaths is a test solver.PathImprover: a 2-opt descent between the path's ends, or by Mode a path that moves an end
+// ("end"), repeats a city ("dup"), comes back unchanged ("keep") or an error ("error"). It records each call.
 type FakePaths struct {
 	Mode   string
 	mu     sync.Mutex

@@ -9,18 +9,14 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// The DIMACS TSP Challenge's generators draw from Knuth's subtractive
-// generator modulo prandMax and place cities in [0, maxCoord) (portcgen's
-// Gaussian clusters may spill outside).
+// The DIMACS TSP Challenge's generators draw modulo prandMax and place cities in [0, maxCoord).
 const (
 	prandMax      = 1_000_000_000
 	maxCoord      = 1_000_000
 	clusterFactor = 100 // portcgen: one cluster centre per this many cities
 )
 
-// knuthRand is Knuth's subtractive random generator (lagged Fibonacci,
-// lags 24 and 55, modulo prandMax) seeded as the DIMACS TSP Challenge's
-// portgen and portcgen seed it, so their instances come out exactly.
+// knuthRand is Knuth's subtractive generator seeded as the challenge's portgen and portcgen seed it.
 type knuthRand struct {
 	arr  [55]int64
 	a, b int
@@ -68,9 +64,7 @@ func (r *knuthRand) next() int64 {
 	return t
 }
 
-// polar draws standard normal deviates by the polar method (Knuth vol. 2,
-// algorithm 3.4.1 P), handing out the second of each pair first, as
-// portcgen does.
+// polar draws normal deviates by the polar method (Knuth 3.4.1 P), the second of each pair first, as portcgen does.
 type polar struct {
 	r        *knuthRand
 	have     bool
@@ -113,10 +107,7 @@ func portgen(n int, seed int64) (*problem.Instance, string) {
 	return in, fmt.Sprintf("DIMACS TSP Challenge portgen N=%d, seed=%d", n, seed)
 }
 
-// portcgen returns the challenge's clustered instance: n/100 centres
-// uniform in [0, maxCoord)², each city around a centre drawn uniformly,
-// offset by normal deviates of standard deviation maxCoord/√n per axis
-// and truncated toward zero.
+// portcgen returns the challenge's clustered instance: n/100 uniform centres, each city a truncated normal offset from one.
 func portcgen(n int, seed int64) (*problem.Instance, string) {
 	r := newKnuthRand(seed)
 	nbase := n / clusterFactor
@@ -141,9 +132,7 @@ func portcgen(n int, seed int64) (*problem.Instance, string) {
 	return in, fmt.Sprintf("DIMACS TSP Challenge portcgen N=%d, seed=%d", n, seed)
 }
 
-// dimacsName is the challenge's name of the instance (E1k.0, C100k.1)
-// when seed follows its rule (N for .0, 10·N + k for .k, k ≤ 9) and n is
-// one of its sizes, else "kind-N-seed" as the generators' NAME line.
+// dimacsName is the challenge's name (E1k.0, C100k.1) when seed and n follow its rule, else "kind-N-seed".
 func dimacsName(kind string, n int, seed int64) string {
 	size, ok := dimacsSize(n)
 	k := seed - 10*int64(n)
@@ -189,10 +178,7 @@ type DIMACSInstance struct {
 	Optimal   bool  // BestKnown is a proved optimum
 }
 
-// ParseDIMACS reads a challenge name: E (uniform, portgen) or C
-// (clustered, portcgen), a size (1k, 3k, 10k, 31k, 100k, 316k, 1M, 3M,
-// 10M) and .k for k in 0..9; it returns the instance with its best known
-// length where BestKnownSource records one.
+// ParseDIMACS reads a challenge name: E or C, a size (1k .. 10M) and .k (0..9), with its best known length where known.
 func ParseDIMACS(name string) (DIMACSInstance, bool) {
 	var d DIMACSInstance
 	if len(name) < 4 {
@@ -271,9 +257,7 @@ var dimacsBest = map[string]struct {
 	"C316k.0": {186870839, false},
 }
 
-// dimacs generates the challenge's instance of kind and attaches its
-// proved optimum where the challenge has one; the COMMENT also states a
-// best known length.
+// dimacs generates the challenge's instance of kind with its proved optimum where known, a best known length in the COMMENT.
 func dimacs(kind string, n int, seed uint64) (*problem.Instance, string, error) {
 	if seed > math.MaxInt32 {
 		return nil, "", fmt.Errorf("gen: %s takes a seed of at most %d, got %d", kind, math.MaxInt32, seed)

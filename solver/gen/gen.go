@@ -20,19 +20,14 @@ var Kinds = []string{"uniform", "clustered", "circle", "grid", "portgen", "portc
 // instance, so a grid of n points has the optimum n*GridSpacing.
 const GridSpacing = 100
 
-// MaxCircle is the largest circle instance. The radius grows as n²
-// (see CircleRadius); beyond this size single edges would no longer fit
-// the int32 distance matrices some engines use.
+// MaxCircle is the largest circle instance: its radius grows as n², and longer edges would overflow int32 matrices.
 const MaxCircle = 20000
 
 // MaxN bounds every kind, so a typo cannot ask for gigabytes.
 const MaxN = 10_000_000
 
-// Generate returns the EUC_2D instance of kind (uniform in a square,
-// clustered in Gaussian clusters of about 100, circle, grid, or the DIMACS
-// TSP Challenge's portgen and portcgen) with n cities from seed; circle,
-// grid and the challenge's instances with a proved optimum carry their
-// Optimum, also in the COMMENT.
+// Generate returns the EUC_2D instance of kind (uniform, clustered, circle, grid, portgen or portcgen) with n cities
+// from seed, carrying a proved optimum where there is one.
 func Generate(kind string, n int, seed uint64) (*problem.Instance, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("gen: n must be at least 1, got %d", n)
@@ -161,9 +156,7 @@ func grid(n int) (*problem.Instance, string, error) {
 	return in, fmt.Sprintf("%d×%d grid, spacing %d", rows, cols, GridSpacing), nil
 }
 
-// OptimalTour returns the known optimal tour (0-based) of Generate(kind,
-// n, seed) for any seed: the angular order for circle, a serpentine of
-// unit steps for grid. Other kinds have no known optimum and give an error.
+// OptimalTour returns the known optimal tour of Generate(kind, n, seed): angular for circle, a serpentine for grid.
 func OptimalTour(kind string, n int) ([]int, error) {
 	switch kind {
 	case "circle":
@@ -181,9 +174,7 @@ func OptimalTour(kind string, n int) ([]int, error) {
 	return nil, fmt.Errorf("gen: no known optimal tour for kind %q", kind)
 }
 
-// GridShape returns the grid Generate uses for n points: rows × cols = n
-// closest to a square, rows even, both at least 2, so that a tour of n
-// unit steps (optimal: no points are closer) exists; else an error.
+// GridShape returns Generate's grid for n points: near square, rows even, both at least 2, so a tour of unit steps exists.
 func GridShape(n int) (rows, cols int, err error) {
 	if n < 4 || n%2 != 0 {
 		return 0, 0, fmt.Errorf("gen: grid needs an even n of at least 4 (rows × cols with an even side, so the optimum is n·%d), got %d", GridSpacing, n)
@@ -204,9 +195,7 @@ func GridShape(n int) (rows, cols int, err error) {
 	return rows, cols, nil
 }
 
-// gridTour walks row 0 left to right, snakes through columns 1..cols-1
-// of the other rows (rows is even, so it ends in column 1 of the last
-// row) and comes back down column 0: every step is one spacing.
+// gridTour walks row 0, snakes through columns 1.. of the other rows and comes back down column 0, one spacing a step.
 func gridTour(rows, cols int) []int {
 	t := make([]int, 0, rows*cols)
 	for c := 0; c < cols; c++ {
@@ -250,9 +239,7 @@ func CircleRadius(n int) float64 {
 	return r
 }
 
-// squareSide is the side of the square uniform and clustered points are
-// drawn from: about 1000 units per point spacing, so rounding to integer
-// coordinates changes distances by well under one percent.
+// squareSide is the side of the uniform and clustered instances' square: 1000 units per point spacing.
 func squareSide(n int) int64 {
 	return 1000 * int64(math.Ceil(math.Sqrt(float64(n))))
 }

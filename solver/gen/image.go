@@ -35,9 +35,7 @@ const (
 	imageBlank = 0.04
 )
 
-// FromImageFile reads a PNG or JPEG picture and returns FromImage of it,
-// named after the file. A picture over MaxImagePixels is refused before it
-// is decoded.
+// FromImageFile returns FromImage of the PNG or JPEG at path, refusing one over MaxImagePixels before decoding.
 func FromImageFile(path string, n int, seed uint64) (*problem.Instance, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -66,15 +64,8 @@ func FromImageFile(path string, n int, seed uint64) (*problem.Instance, error) {
 	return in, nil
 }
 
-// FromImage turns a picture into n cities whose density follows its
-// darkness (weighted stippling, for TSP art): points are drawn with
-// probability proportional to each pixel's darkness (spread along a
-// Hilbert curve so every region gets its share), then moved by a few
-// steps of weighted Lloyd relaxation (each point to the darkness-weighted
-// centroid of its Voronoi cell, on a sample grid) so they spread evenly
-// without clumps. The result is EUC_2D with integer coordinates, the
-// longer side of the picture ImageSide units, y up; the same seed gives
-// the same cities.
+// FromImage turns a picture into n cities whose density follows its darkness (weighted stippling, for TSP art),
+// spread by weighted Lloyd relaxation: EUC_2D, integer coordinates, the longer side ImageSide units, y up.
 func FromImage(img image.Image, n int, seed uint64) (*problem.Instance, error) {
 	if n < 1 || n > MaxN {
 		return nil, fmt.Errorf("gen: n must be within 1..%d, got %d", MaxN, n)
@@ -105,9 +96,7 @@ func FromImage(img image.Image, n int, seed uint64) (*problem.Instance, error) {
 	return in, nil
 }
 
-// darkness returns each pixel's weight in row-major order: 1 for black,
-// 0 for white (transparent pixels count as white) and for anything lighter
-// than imageBlank.
+// darkness returns each pixel's weight row-major: 1 black, 0 white, transparent or lighter than imageBlank.
 func darkness(img image.Image) []float32 {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
@@ -136,12 +125,7 @@ func rows(h int, f func(y0, y1 int)) {
 	wg.Wait()
 }
 
-// sampleDark draws n points in pixel coordinates (x right, y down), each
-// pixel with probability proportional to its darkness, uniformly inside
-// it. The pixels are visited along a Hilbert curve and a point falls at
-// every n-th part of the accumulated darkness (from a random offset), so
-// that every stretch of the curve, and so every region, gets its share:
-// the relaxation starts without the clumps and gaps of independent draws.
+// sampleDark draws n points with probability proportional to darkness, along a Hilbert curve so every region gets its share.
 func sampleDark(d []float32, w, n int, rng *rand.Rand) (px, py []float64, err error) {
 	h := len(d) / w
 	total := 0.0

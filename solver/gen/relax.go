@@ -83,10 +83,7 @@ func (g *cellGrid) nearest(x, y float64) int32 {
 	return best
 }
 
-// relax moves each point to the darkness-weighted centroid of its
-// Voronoi cell, steps times: the cells are found on a grid of samples
-// weighted by the darkness of their pixel, one a pixel in the first steps
-// and in the last two at least 4 a pixel and about 16 a point.
+// relax moves each point to its Voronoi cell's darkness-weighted centroid steps times, on a grid of samples.
 func relax(d []float32, w, h int, px, py []float64, steps int) {
 	n := len(px)
 	ss := int(math.Ceil(math.Sqrt(16 * float64(n) / float64(w*h))))
@@ -107,10 +104,7 @@ func relax(d []float32, w, h int, px, py []float64, steps int) {
 	}
 }
 
-// centroids sums, for every point, the weight and the weighted x and y of
-// the samples nearest to it (ss × ss samples a pixel), in bands of rows
-// run on all cores and added in a fixed order, so the result does not
-// depend on scheduling.
+// centroids sums each point's nearest samples' weights in bands on all cores, added in a fixed order (deterministic).
 func centroids(g *cellGrid, d []float32, w, h, ss, n int) []float64 {
 	k := min(runtime.GOMAXPROCS(0), h)
 	parts := make([][]float64, k)

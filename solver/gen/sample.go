@@ -6,9 +6,7 @@ import (
 	"math"
 )
 
-// SamplePicture draws a size × size grey portrait (a head and shoulders,
-// lit from the upper left) for trying TSP art without a picture of one's
-// own: FromImage(SamplePicture(1000), 20000, 1).
+// SamplePicture draws a size × size grey portrait for trying TSP art: FromImage(SamplePicture(1000), 20000, 1).
 func SamplePicture(size int) *image.Gray {
 	size = max(size, 8)
 	img := image.NewGray(image.Rect(0, 0, size, size))
@@ -23,9 +21,7 @@ func SamplePicture(size int) *image.Gray {
 	return img
 }
 
-// ellipse returns how deep (u, v) lies inside the ellipse centred at
-// (cu, cv) with radii ru, rv: 1 at the centre, 0 on the edge, negative
-// outside.
+// ellipse returns how deep (u, v) lies in the ellipse: 1 at the centre, 0 on the edge, negative outside.
 func ellipse(u, v, cu, cv, ru, rv float64) float64 {
 	du, dv := (u-cu)/ru, (v-cv)/rv
 	return 1 - (du*du + dv*dv)

@@ -9,10 +9,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
-// separator is the byte a line's fields are split at: ';' when one
-// stands outside quotes (a comma is then a decimal comma, as spreadsheets
-// in many languages write CSV), else ',' when one does, else 0: runs of
-// blanks.
+// separator is a line's field separator: ';' outside quotes (a comma then decimal), else ',', else 0 (blanks).
 func separator(line []byte) byte {
 	quoted, comma := false, false
 	for _, c := range line {
@@ -32,12 +29,8 @@ func separator(line []byte) byte {
 	return 0
 }
 
-// splitFields splits a line of a point list, a matrix or a tour into its
-// fields: at the line's separator (each field trimmed of blanks) when it
-// has one, else at runs of blanks. A field in double quotes may hold the
-// separator, and "" inside it stands for one quote; single or double
-// quotes around a field are dropped. With ';' as the separator a decimal
-// comma reads as a point.
+// splitFields splits a point list's, matrix's or tour's line into trimmed fields at its separator or blanks,
+// honouring quotes ("" a quote inside); with ';' a decimal comma reads as a point.
 func splitFields(line []byte) [][]byte {
 	var out [][]byte
 	sep := separator(line)
@@ -150,10 +143,7 @@ func plainColumns(width int) columns {
 	return columns{width: width, id: -1, coord: [2]int{0, 1}}
 }
 
-// headerColumns reads a header line: columns named x and y, or lat and
-// lon (latitude, longitude, lng, long) in either order, an id in the
-// column named id, city, node or name (else the first column when it is
-// not a coordinate); other columns, such as a population, are ignored.
+// headerColumns reads a header: x and y, or lat and lon in either order, an id column (id, city, node or name), others ignored.
 func headerColumns(fields [][]byte) (columns, error) {
 	names := make([]string, len(fields))
 	for i, f := range fields {

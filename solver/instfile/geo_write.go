@@ -22,13 +22,8 @@ func IsLatLon(in *problem.Instance) bool {
 	return in.Metric == problem.GreatCircle && len(in.X) == in.N && len(in.Y) == in.N
 }
 
-// WriteTourGeoJSON writes tour as a GeoJSON FeatureCollection (RFC 7946)
-// holding one LineString feature: the cities' [lon, lat] in tour order,
-// closed by the first again, with the instance's name, the length in
-// metres and the cities' ids (names) in tour order as its properties. An
-// open path, whose pathNote (tsplib.PathNote; "" for a tour) is its
-// "description", is not closed and has the property "path": true. The
-// instance must be a lat,lon point list (IsLatLon).
+// WriteTourGeoJSON writes tour as a GeoJSON (RFC 7946) LineString of [lon, lat] with the name, length in metres and
+// ids; an open path (pathNote its description) is not closed and has "path": true. in must be IsLatLon.
 func WriteTourGeoJSON(w io.Writer, in *problem.Instance, tour []int, length float64, pathNote string) error {
 	if !IsLatLon(in) {
 		return ErrNotLatLon
@@ -63,11 +58,8 @@ func WriteTourGeoJSON(w io.Writer, in *problem.Instance, tour []int, length floa
 	return bw.Flush()
 }
 
-// WriteTourGPX writes tour as a GPX 1.1 route: one point a city in tour
-// order, named by its id (name), closed by the first again; an open path
-// is not closed and says so in the route's description, pathNote
-// (tsplib.PathNote; "" for a tour). The instance must be a lat,lon point
-// list (IsLatLon).
+// WriteTourGPX writes tour as a GPX 1.1 route named by ids, closed unless an open path (pathNote its description).
+// in must be IsLatLon.
 func WriteTourGPX(w io.Writer, in *problem.Instance, tour []int, pathNote string) error {
 	if !IsLatLon(in) {
 		return ErrNotLatLon

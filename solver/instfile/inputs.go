@@ -7,9 +7,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
-// InputsOf are the files reading the instance at path into in read: the
-// file itself, the table or tour its optimum came from, and the optimal
-// tour beside it. No output may be written onto one (atomicfile.InputAt).
+// InputsOf are the files reading the instance at path read (the file, its optimum's source and optimal tour).
 func InputsOf(path string, in *problem.Instance) []string {
 	files := []string{path}
 	if in == nil {

@@ -28,12 +28,8 @@ const maxCommentNames = 12
 // and two coordinates): a first data line with more is a matrix row.
 const maxPointColumns = 3
 
-// isMatrixCSV tells a cost matrix from a point list or a TSPLIB file by
-// the start of the file, head (the whole file when whole): a matrix has
-// the same count of numbers on each of as many rows, after an optional
-// header of names and with an optional first column of names. A first
-// row of more numbers than a point list's line has is a matrix row; a
-// smaller file must be square and have a zero diagonal.
+// isMatrixCSV tells a cost matrix by head: rows of equal counts of numbers (optional names), longer than a point's
+// line, or square with a zero diagonal.
 func isMatrixCSV(head []byte, whole bool) bool {
 	var rows [][][]byte
 	header := false
@@ -118,9 +114,7 @@ func namesHeader(fields [][]byte) bool {
 	return true
 }
 
-// instanceLinesHint ends the error of a matrix of the wrong shape or with
-// a diagonal that is not 0: such a file is often one of many instances, a
-// line each.
+// instanceLinesHint ends a malformed matrix's error: such a file is often many instances, a line each.
 const instanceLinesHint = " (a file of one instance a line, x1 y1 x2 y2 …, is read by tsp batch)"
 
 // matrixReader reads a cost matrix CSV: the state of ParseMatrixCSV.
@@ -141,16 +135,9 @@ func (m *matrixReader) errf(line int, format string, args ...any) error {
 	return tsplib.Errorf(m.file, line, format, args...)
 }
 
-// ParseMatrixCSV reads a cost matrix from r as an EXPLICIT instance: n
-// rows of n non-negative numbers separated by commas, tabs or blanks
-// (road distances or times, 0 on the diagonal), with an optional header
-// row of the cities' names and an optional first column of names; blank lines and lines
-// starting with '#' are skipped. The matrix must be square and symmetric
-// (TSP Lab solves the symmetric TSP): the first pair that differs is
-// named. Integers are kept as they are; costs with fractions are scaled
-// by 10^ScaleExp so that the largest keeps at least six significant
-// digits. filename names r in errors ("FILE:LINE: problem") and gives
-// the instance its name.
+// ParseMatrixCSV reads a square symmetric cost matrix (commas, tabs or blanks, 0 diagonal, optional names header and
+// column; blank and '#' lines skipped) as an EXPLICIT instance. Fractions are scaled by 10^ScaleExp to keep six
+// significant digits. filename names r in errors ("FILE:LINE: problem") and the instance.
 func ParseMatrixCSV(r io.Reader, filename string) (*problem.Instance, error) {
 	m := &matrixReader{lr: &lineReader{br: bufio.NewReader(tsplib.LineEnds(r)), file: filename}, file: filename, integral: true}
 	if err := m.readAll(); err != nil {

@@ -17,9 +17,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
-// Extensions are the file name extensions of the instance files Read
-// takes, in lower case with the dot: TSPLIB's and the point lists'. File
-// dialogs and folder browsers filter by them.
+// Extensions are the instance files' extensions Read takes, lower case with the dot.
 var Extensions = []string{".tsp", ".csv", ".tsv", ".txt", ".xy"}
 
 // pointExtensions are the extensions that name a point list when the
@@ -40,21 +38,15 @@ const (
 	MaxPointCoord = 1e15
 )
 
-// pointSpan is the range [pointSpan/10, pointSpan) a point list's extent
-// is scaled into: integer distances keep at least six significant digits
-// of it, the span stays within the GPU engines' limits (float32
-// coordinates exact to half a unit, sums of distances within int32).
+// pointSpan bounds a point list's scaled extent: six significant digits, within the GPU engines' float32 and int32 limits.
 const pointSpan = 1e7
 
 // readerSniffSize is how much of a file Read looks at to tell a point
 // list from a TSPLIB file.
 const readerSniffSize = 4096
 
-// isPointList tells a point list from a TSPLIB file by its first
-// non-blank line that is not a comment: a number first or a header of
-// column names makes a point list; then a ':', or a TSPLIB keyword first
-// on a line without commas, a TSPLIB file; then a comma or tab a point
-// list. When the line says neither, the extension decides.
+// isPointList tells a point list from TSPLIB by its first data line: a number or column header, or a comma or tab,
+// against a ':' or a keyword; else the extension decides.
 func isPointList(head []byte, path string) bool {
 	for len(head) > 0 {
 		line := head
@@ -113,9 +105,7 @@ func (p *pointReader) errf(line int, format string, args ...any) error {
 	return tsplib.Errorf(p.file, line, format, args...)
 }
 
-// nextLine returns the next line that is not blank or a comment, without
-// its end of line, or nil at the end of the input. The slice is valid
-// until the next call.
+// nextLine returns the next line that is not blank or a comment, valid until the next call (nil at the end).
 func (p *pointReader) nextLine() ([]byte, error) {
 	for {
 		b, err := p.br.ReadSlice('\n')
@@ -139,15 +129,9 @@ func (p *pointReader) nextLine() ([]byte, error) {
 	}
 }
 
-// ParsePoints reads a point list from r: one point per line, "x y" or
-// "id x y", fields separated by commas, tabs or spaces, with an optional
-// header line of column names (x,y / id,x,y / lat,lon / latitude,longitude;
-// lat/lon means degrees on the sphere and great-circle distances in
-// metres). Blank lines and lines starting with '#' are skipped. The
-// instance is EUC_2D over coordinates shifted to start at 0 and scaled by
-// 10^ScaleExp, or GreatCircle over longitude (X) and latitude (Y); its
-// Points keep the ids and coordinates as written. filename names r in
-// errors ("FILE:LINE: problem") and gives the instance its name.
+// ParsePoints reads a point list from r: "x y" or "id x y" a line (commas, tabs or spaces), an optional header
+// (x,y / id,x,y / lat,lon: degrees, great-circle metres), blank and '#' lines skipped. EUC_2D coordinates are shifted
+// to 0 and scaled by 10^ScaleExp; Points keep them as written. filename names r in errors and the instance.
 func ParsePoints(r io.Reader, filename string) (*problem.Instance, error) {
 	p := &pointReader{br: bufio.NewReaderSize(tsplib.LineEnds(r), MaxPointLine), file: filename}
 	if err := p.readAll(); err != nil {
@@ -359,10 +343,7 @@ func span(v []float64) (lo, hi float64) {
 	return lo, hi
 }
 
-// sphereExtent estimates from above the larger side, in metres, of the
-// box that holds points at longitudes lon and latitudes lat: the latitude
-// range, or the longitude range along the widest parallel the points
-// reach, at most half the circumference.
+// sphereExtent bounds from above the larger side in metres of the box holding the points.
 func sphereExtent(lon, lat []float64) float64 {
 	o0, o1 := span(lon)
 	a0, a1 := span(lat)

@@ -10,11 +10,7 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// WriteTourCSV writes tour as a point list in tour order, one point a
-// line with its id: a point list's own ids, header and coordinates as
-// written (the text of each, a decimal comma made a point), TSPLIB's node
-// ids (1..N) and coordinates otherwise. Reading the
-// file back gives the cities in tour order.
+// WriteTourCSV writes tour as a point list in tour order with ids and coordinates as written (TSPLIB: 1..N).
 func WriteTourCSV(w io.Writer, in *problem.Instance, tour []int) error {
 	if err := problem.ValidateTour(tour, in.N); err != nil {
 		return fmt.Errorf("tsplib: WriteTourCSV %s: %w", in.Name, err)
@@ -44,9 +40,7 @@ func WriteTourCSV(w io.Writer, in *problem.Instance, tour []int) error {
 	return bw.Flush()
 }
 
-// WriteTourIDs writes tour as the cities' ids, one a line, as the file
-// names them (CityLabel: a point list's ids or names, a cost matrix's
-// header names, TSPLIB's 1..N); ReadStartTour reads it back.
+// WriteTourIDs writes tour as the file's city ids, one a line (CityLabel); ReadStartTour reads it back.
 func WriteTourIDs(w io.Writer, in *problem.Instance, tour []int) error {
 	if err := problem.ValidateTour(tour, in.N); err != nil {
 		return fmt.Errorf("tsplib: WriteTourIDs %s: %w", in.Name, err)
@@ -83,9 +77,7 @@ func tourColumns(in *problem.Instance) ([][]float64, []string) {
 	return [][]float64{in.X, in.Y}, []string{"id", "x", "y"}
 }
 
-// ReadTourFor reads a tour of in from the file at path, in every format
-// TSP Lab writes (see ReadStartTour): eval and render read what solve
-// wrote, and what a user lists.
+// ReadTourFor reads a tour of in from path in every format TSP Lab writes (ReadStartTour).
 func ReadTourFor(path string, in *problem.Instance) ([]int, error) {
 	return ReadStartTour(path, in)
 }

@@ -15,11 +15,8 @@ import (
 // PointsSection is the Section of a point list's Header.
 const PointsSection = "POINTS"
 
-// Read reads the instance in the file at path: a TSPLIB95 file (see
-// tsplib.Parse), a cost matrix CSV (see ParseMatrixCSV) or a point list
-// (see ParsePoints), told apart by the first lines that are not blank (a
-// matrix by isMatrixCSV), and by the extension when those say neither.
-// Gzip data is read decompressed (see tsplib.Open), its name without .gz.
+// Read reads the instance at path: TSPLIB95 (tsplib.Parse), a cost matrix CSV or a point list, told by the first
+// data lines, else the extension; gzip is read decompressed.
 func Read(path string) (*problem.Instance, error) {
 	f, br, points, err := openSniffed(path)
 	if err != nil {
@@ -42,9 +39,7 @@ func Read(path string) (*problem.Instance, error) {
 	return in, nil
 }
 
-// openSniffed opens the file at path for reading, decompressed when it is
-// gzip data, and reports whether its start reads as a point list rather
-// than TSPLIB (see isPointList).
+// openSniffed opens path (decompressed when gzip) and reports whether it starts as a point list.
 func openSniffed(path string) (*tsplib.Input, *bufio.Reader, bool, error) {
 	f, err := tsplib.Open(path)
 	if err != nil {
@@ -75,9 +70,7 @@ func sniff(f *tsplib.Input, path string) (*bufio.Reader, []byte, error) {
 	return br, head, nil
 }
 
-// PictureError is Read's error for a picture: a file whose first bytes
-// are a PNG, JPEG, GIF, BMP or WebP signature. Front ends offer to
-// stipple it into an instance (TSP art) instead.
+// PictureError is Read's error for a PNG, JPEG, GIF, BMP or WebP file, which front ends offer to stipple.
 type PictureError struct {
 	File   string
 	Format string // "PNG", "JPEG", …
@@ -115,9 +108,7 @@ func notAnInstance(path string, head []byte) error {
 	return nil
 }
 
-// Load reads the instance at path (see Read) and attaches its known
-// optimum (see tsplib.SetOptimum), searching optimaDirs and then the
-// directory named by $TSPLIB_OPTIMA.
+// Load reads the instance at path and attaches its known optimum from optimaDirs, then $TSPLIB_OPTIMA.
 func Load(path string, optimaDirs ...string) (*problem.Instance, error) {
 	in, err := Read(path)
 	if err != nil {
@@ -127,10 +118,7 @@ func Load(path string, optimaDirs ...string) (*problem.Instance, error) {
 	return in, nil
 }
 
-// ReadHeader reads the header of the instance file at path (for a point
-// list, see pointsHeader; for a cost matrix, matrixHeader): its keywords
-// up to the first section, checked as Read checks them (the same
-// FILE:LINE errors), without reading the data.
+// ReadHeader reads the header of the instance file at path, checked as Read checks it, without the data.
 func ReadHeader(path string) (tsplib.Header, error) {
 	rf, err := tsplib.OpenRegular(path)
 	if err != nil {
@@ -161,11 +149,7 @@ func ReadHeader(path string) (tsplib.Header, error) {
 	return h, f.Err(err)
 }
 
-// pointsHeader describes a point list without parsing every number: the
-// header line (when it has one) gives the metric, the count of lines that
-// are not blank or comments the dimension. Its first point is read as Read
-// reads it, so that a file of another shape (a tour's ids, one a line) is
-// refused from its header, as Read refuses it.
+// pointsHeader describes a point list from its header line and line count, its first point read as Read reads it.
 func pointsHeader(r io.Reader, filename string) (tsplib.Header, error) {
 	p := &pointReader{br: bufio.NewReaderSize(tsplib.LineEnds(r), MaxPointLine), file: filename}
 	h := tsplib.Header{Name: BaseName(filename), Type: "TSP", Metric: problem.Euc2D.String(), Section: PointsSection}

@@ -18,20 +18,13 @@ import (
 // holding the cities' ids, in the order they are looked for.
 var idColumns = []string{"id", "city", "node", "name"}
 
-// ReadStartTour reads a tour of in from the file at path, for a run to
-// start from: a TSPLIB TOUR file, or a text or CSV of city ids in tour
-// order (see ParseRoute), gzip-compressed or not. Problems are
-// one-line *Errors naming the file and the line.
+// ReadStartTour reads a tour of in from path for a run to start from (ParseRoute), gzipped or not; errors name file and line.
 func ReadStartTour(path string, in *problem.Instance) ([]int, error) {
 	t, _, err := ReadRoute(path, in)
 	return t, err
 }
 
-// ReadRoute is ReadStartTour that also reports whether the file says its
-// cities are an open path, the last not joined back to the first: a
-// comment (tsplib.PathNote) in a TSPLIB, text or CSV tour, a GeoJSON
-// LineString's "path" property, a GPX route's description, a run
-// report's route.
+// ReadRoute is ReadStartTour that also reports whether the file says the cities are an open path.
 func ReadRoute(path string, in *problem.Instance) (tour []int, isPath bool, err error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, false, tsplib.Errorf(path, 0, "is a folder, not a tour file")
@@ -48,18 +41,9 @@ func ReadRoute(path string, in *problem.Instance) (tour []int, isPath bool, err 
 	return t, isPath, nil
 }
 
-// ParseRoute reads a tour of in from r: a TSPLIB TOUR file (told by a
-// first line with a ':' or a TSPLIB keyword), or a text of city ids in
-// tour order, separated by commas, blanks or line ends, up to the end or
-// a -1. A first line that is not numbers is a header of column names;
-// then each line gives one city, in the column named id, city, node or
-// name (the first column when none is), so that a point list in tour
-// order (id,x,y, as `tsp solve --out TOUR.csv` writes it) reads too. Ids
-// are the instance's own when its file gave ids (a point list's first
-// column, names included), else TSPLIB's 1..N. The tour must name each
-// city once and keep the instance's fixed edges; filename names r in
-// errors. isPath reports whether the file says its cities are an open
-// path (see ReadRoute).
+// ParseRoute reads a tour of in from r: a TSPLIB TOUR file, or city ids in tour order (commas, blanks or lines, up to
+// -1), with an optional header (so a point list in tour order reads too). Ids are the file's own, else 1..N; the tour
+// must name each city once and keep fixed edges. isPath: the file says it is an open path.
 func ParseRoute(r io.Reader, filename string, in *problem.Instance) (tour []int, isPath bool, err error) {
 	br := bufio.NewReaderSize(tsplib.LineEnds(r), readerSniffSize)
 	head, _ := br.Peek(readerSniffSize)
@@ -80,9 +64,7 @@ func ParseRoute(r io.Reader, filename string, in *problem.Instance) (tour []int,
 	return t, isPath, nil
 }
 
-// isTSPLIBTour reports whether the first line of head that is not blank
-// or a comment starts a TSPLIB file: it has a ':', starts with a TSPLIB
-// keyword and a value, or is a section's keyword.
+// isTSPLIBTour reports whether head's first data line starts a TSPLIB file.
 func isTSPLIBTour(head []byte) bool {
 	for line := range bytes.SplitSeq(head, []byte("\n")) {
 		line = bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF")))
@@ -157,9 +139,7 @@ func parseIDTour(br *bufio.Reader, filename string, in *problem.Instance) ([]int
 	return s.tour, lr.path, nil
 }
 
-// line takes one line b (the file's first when header): a header of
-// column names, a whole line naming a city, a point in tour order under
-// a header of coordinates, or ids; done is true at a -1.
+// line takes one line: a header, a city's line, a point under a coordinate header, or ids; done at a -1.
 func (s *idTour) line(b []byte, header bool, line int) (done bool, err error) {
 	fields := splitFields(b)
 	_, isName := s.named[string(fields[0])]
@@ -258,9 +238,7 @@ func (s *idTour) put(c int, what string, line int) error {
 	return nil
 }
 
-// cityNames maps the names of in's cities to the cities when its file
-// named them (a point list's ids that are not all integers, a cost
-// matrix's header), nil otherwise.
+// cityNames maps the names of in's cities where its file named them (nil otherwise).
 func cityNames(in *problem.Instance) map[string]int {
 	if !in.Named() {
 		return nil

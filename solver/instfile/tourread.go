@@ -28,13 +28,8 @@ func structured(head []byte) byte {
 	return 0
 }
 
-// parseStructuredTour reads a tour of in from a JSON run report (its
-// 1-based tour), a GeoJSON LineString (its ids property, else its
-// coordinates) or a GPX route or track (its points' names, else their
-// coordinates), as kind ('{' or '<') says.
-// Whether the tour is an open path comes from the report's route
-// (account.route), the LineString's "path" property or the GPX route's
-// description (tsplib.PathNote).
+// parseStructuredTour reads a tour from a JSON run report, a GeoJSON LineString or a GPX route or track (kind '{' or '<'),
+// and whether it is an open path.
 func parseStructuredTour(r io.Reader, filename string, in *problem.Instance, kind byte) ([]int, bool, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxTourJSON+1))
 	if err != nil {
@@ -174,9 +169,7 @@ type gpxPoint struct {
 	Name string  `xml:"name"`
 }
 
-// parseGPXTour reads the first route (else track) of a GPX file: its
-// points' names when each names a city, else their coordinates; a route
-// whose description is a tsplib.PathNote is an open path.
+// parseGPXTour reads a GPX file's first route, else track, by names or coordinates; a PathNote description is a path.
 func parseGPXTour(data []byte, filename string, in *problem.Instance) ([]int, bool, error) {
 	t, desc, err := gpxCities(data, filename, in)
 	return t, tsplib.IsPathNote(desc), err
@@ -224,9 +217,7 @@ func gpxCities(data []byte, filename string, in *problem.Instance) ([]int, strin
 	return t, desc, err
 }
 
-// labelledTour maps labels, the cities as in's file names them
-// (Instance.CityLabel), to cities; a closing label that repeats the first
-// is dropped.
+// labelledTour maps labels (Instance.CityLabel) to cities, a closing repeat of the first dropped.
 func labelledTour(labels []string, filename string, in *problem.Instance) ([]int, error) {
 	if len(labels) == in.N+1 && labels[0] == labels[in.N] {
 		labels = labels[:in.N]
@@ -246,9 +237,7 @@ func labelledTour(labels []string, filename string, in *problem.Instance) ([]int
 	return wholeTour(cities, filename, in)
 }
 
-// coordTour maps points (lon, lat or x, y as the instance's file wrote
-// them) to the cities there, a city each; a closing point that repeats
-// the first is dropped.
+// coordTour maps points as the file wrote them to the cities there, a closing repeat of the first dropped.
 func coordTour(keys [][2]float64, filename string, in *problem.Instance) ([]int, error) {
 	if len(keys) == in.N+1 && keys[0] == keys[in.N] {
 		keys = keys[:in.N]

@@ -7,22 +7,15 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// ClusteredRatio is the ratio of the quadrant candidates' total distance
-// to the nearest ones' from which an instance counts as clustered: its
-// quadrant lists reach into other clusters, the nearest stay inside one
+// ClusteredRatio is the quadrant to nearest candidates' distance ratio from which an instance counts as clustered
 // (docs/DECISIONS.md#clustered-stitch).
 const ClusteredRatio = 1.5
 
-// ClusteredSample is the most cities a clustering check visits, evenly
-// spaced by index: over every city it took seconds on one core at ten
-// million cities.
+// ClusteredSample is the most cities a clustering check visits (all took seconds at ten million).
 const ClusteredSample = 1 << 16
 
-// QuadrantRatio is the total distance from cities to their k quadrant
-// candidates (Quadrant's rows) over that to their k nearest (Nearest's),
-// the cities at most sample of them evenly spaced by index; 1 without
-// 2-D Euclidean-like coordinates or with fewer than 4 candidates a city.
-// It takes a k-d tree of every city, a fraction of the lists' cost.
+// QuadrantRatio is the total distance to k quadrant candidates over that to the k nearest, over at most sample cities;
+// 1 without 2-D Euclidean-like coordinates or below 4 candidates.
 func QuadrantRatio(in *problem.Instance, k, sample int) float64 {
 	k = min(k, in.N-1)
 	if !EuclidLike(in) || k < 4 || sample <= 0 {

@@ -6,10 +6,8 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// PointSet is a shrinking set of cities that answers "nearest member to
-// city c": for Euclidean-like instances from a grid of about two members
-// a cell, searched ring by ring and rebuilt as members leave (Bentley
-// 1992's semidynamic point sets), else by a linear scan.
+// PointSet is a shrinking set of cities answering "nearest member to c": a grid searched ring by ring (Bentley 1992's
+// semidynamic point sets) for Euclidean-like instances, else a scan.
 type PointSet struct {
 	in      *problem.Instance
 	members []int32 // compact list of members (linear mode and rebuilds)
@@ -121,9 +119,7 @@ func (s *PointSet) Remove(c int) {
 	}
 }
 
-// Nearest returns a member nearest to city c by the exact metric (c
-// excluded), or -1 when there is none; among ties, one that follows from
-// the set's history, so that a construction repeats exactly.
+// Nearest returns a member nearest to c by the exact metric (-1: none), ties by the set's history (repeatable).
 func (s *PointSet) Nearest(c int) int {
 	if !s.grid {
 		best, bd := -1, int64(math.MaxInt64)

@@ -8,19 +8,13 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// gridPerCell is the cities per cell GridNearestContext aims at: a city's
-// own cell and the eight around it then hold about 18 others, enough for
-// k up to 8 in most of the plane.
+// gridPerCell is the cities per cell GridNearestContext aims at: the nine cells around a city hold enough for k ≤ 8.
 const gridPerCell = 2
 
-// gridMaxCost bounds the query cost per city (cityGrid.even) up to which
-// GridNearestContext keeps the grid; clustered cities, crowded into few
-// cells, take the k-d tree instead.
+// gridMaxCost bounds the query cost per city up to which the grid is kept; crowded cities take the k-d tree.
 const gridMaxCost = 8
 
-// cityGrid holds the cities bucketed into square cells: cell c's cities
-// are pts[start[c]:start[c+1]], coordinates copied so that a query reads
-// contiguous memory.
+// cityGrid holds the cities bucketed in square cells, coordinates copied contiguously (cell c: pts[start[c]:start[c+1]]).
 type cityGrid struct {
 	x0, y0, side float64
 	nx, ny       int
@@ -61,10 +55,7 @@ func newCityGrid(in *problem.Instance) *cityGrid {
 	return g
 }
 
-// even reports whether the cities spread evenly enough over the cells
-// for the grid's queries to stay cheap: the sum of the cells' squared
-// counts, about what the queries cost, is at most gridMaxCost per city
-// (a uniform instance's is about 3).
+// even reports whether the cells' squared counts sum to at most gridMaxCost per city (uniform: about 3).
 func (g *cityGrid) even() bool {
 	var sum int64
 	for c := 0; c+1 < len(g.start); c++ {
@@ -86,9 +77,7 @@ func (g *cityGrid) cellOf(x, y float64) int {
 	return cy*g.nx + cx
 }
 
-// query keeps in h the nearest cities of p (p itself left out), ring by
-// ring of cells around p's cell (cx, cy) until no city of a farther ring
-// can come before the ones kept.
+// query keeps in h p's nearest cities, ring by ring, until no farther ring can beat them.
 func (g *cityGrid) query(p kdPoint, cx, cy int, h *sortedKeep) {
 	// the distance from p to its cell's nearest side: every city within
 	// r·side plus it lies in rings 0..r
@@ -125,11 +114,8 @@ func (g *cityGrid) ring(p kdPoint, cx, cy, r int, h *sortedKeep) {
 	}
 }
 
-// GridNearestContext is NearestContext for 2-D Euclidean-like instances
-// (EuclidLike) from a uniform grid of cells rather than a k-d tree: the
-// same lists, found faster where the cities spread evenly over the plane,
-// as the many cities of a uniform instance do. Other instances, and
-// cities crowded into few cells, get NearestContext's. It gives up when ctx is done, returning ctx's error.
+// GridNearestContext is NearestContext from a uniform grid for evenly spread 2-D Euclidean-like instances (the same lists,
+// faster); others get NearestContext's. It returns ctx's error when ctx is done.
 func GridNearestContext(ctx context.Context, in *problem.Instance, k int) (*Lists, error) {
 	n := in.N
 	k = min(max(k, 0), max(n-1, 0))
@@ -164,12 +150,7 @@ func GridNearestContext(ctx context.Context, in *problem.Instance, k int) (*List
 	return nb, nil
 }
 
-// exactOrder writes into row the cities h keeps, ordered by the metric's
-// exact distance, ties by index, as Lists are: h orders them by squared
-// distance in the plane, of which the exact distance is a non-decreasing
-// function, so only runs of equal exact distances may move. The exact
-// distances come from the kept squared distances rather than from the
-// cities' coordinates, scattered in memory on a large instance.
+// exactOrder writes h's cities into row by exact distance, ties by index, from the kept squared distances.
 func exactOrder(m problem.Metric, h *sortedKeep, row []int32, buf []distEntry) []distEntry {
 	es := buf[:0]
 	for x, d2 := range h.d {

@@ -9,12 +9,8 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// kdTree is a k-d tree laid out flat: points in tree order (each leaf's
-// contiguous), nodes in preorder with their bounding box and smallest
-// city index, split at the exact median (kdLess) of the box's wider side.
-// Searches prune by boxes alone and keep points in the total order
-// (squared distance, city index), so their answer depends on the point
-// set only.
+// kdTree is a flat k-d tree split at the exact median (kdLess) of each box's wider side; searches keep points in
+// (squared distance, index) order, so answers depend on the point set only.
 type kdTree struct {
 	pts    []kdPoint
 	nodes  []kdNode
@@ -116,9 +112,7 @@ func (t *kdTree) build(ni, lo, hi int, wg *sync.WaitGroup) {
 	}
 }
 
-// kdLess orders points by x (by y when byY), ties by the other
-// coordinate and then by city index: a total order, so that the median
-// of a set is unique.
+// kdLess orders points by x (byY: y), then the other coordinate, then index: a total order.
 func kdLess(a, b *kdPoint, byY bool) bool {
 	va, vb, wa, wb := a.x, b.x, a.y, b.y
 	if byY {
@@ -133,9 +127,7 @@ func kdLess(a, b *kdPoint, byY bool) bool {
 	return a.id < b.id
 }
 
-// kdSelect puts the m-th point of p in kdLess's order at m, the lesser
-// before it: quickselect (median of three) that sorts the rest after
-// 2·log₂(len(p)) rounds, so that no input takes quadratic time.
+// kdSelect puts p's m-th point at m by quickselect, sorting after 2·log₂(len(p)) rounds (no quadratic input).
 func kdSelect(p []kdPoint, m int, byY bool) {
 	lo, hi := 0, len(p)-1
 	for rounds := 2 * bits.Len(uint(len(p))); hi > lo; rounds-- {
@@ -196,9 +188,7 @@ type kdVisit struct {
 	d2 float64
 }
 
-// inside returns the squared distance from (x, y), inside nd's box, to
-// the box's nearest side: no point outside nd's subtree is nearer, as the
-// splits between them lie beyond that side.
+// inside returns the squared distance from (x, y) to nd's box's nearest side, within which nd's subtree is nearest.
 func (nd *kdNode) inside(x, y float64) float64 {
 	m := min(x-nd.minX, nd.maxX-x, y-nd.minY, nd.maxY-y)
 	return m * m
@@ -218,9 +208,7 @@ type kdKeeper interface {
 
 var _, _ kdKeeper = (*sortedKeep)(nil), (*quadKeeper)(nil)
 
-// searchFrom offers k the points but self (-1: none) near (x, y), inside
-// leaf: the leaf, then its ancestors' other subtrees until k's radius lies
-// inside the box searched; stack is scratch space, returned for reuse.
+// searchFrom offers k the points near (x, y) but self, from leaf up until k's radius lies inside the box searched.
 func (t *kdTree) searchFrom(leaf int32, x, y float64, self int32, k kdKeeper, stack []kdVisit) []kdVisit {
 	nd := &t.nodes[leaf]
 	k.keepAll(t.pts[nd.lo:nd.hi], x, y, self)
@@ -315,9 +303,7 @@ func (k *quadKeeper) radius2() float64 {
 	return r
 }
 
-// sortedKeep keeps the max nearest points offered in a slice sorted by
-// (squared distance, index): cheaper than a heap, as most offers end at
-// the test against the last kept.
+// sortedKeep keeps the nearest points offered in a sorted slice, cheaper than a heap here.
 type sortedKeep struct {
 	d   []float64
 	id  []int32

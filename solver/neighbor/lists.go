@@ -33,9 +33,7 @@ func (nb *Lists) Contains(i, j int) bool {
 	return slices.Contains(nb.Of(i), int32(j))
 }
 
-// EuclidLike reports whether the metric is a non-decreasing function of
-// the plane's distance (EUC_2D, CEIL_2D, ATT), so that geometric searches
-// find the nearest cities.
+// EuclidLike reports whether the metric grows with the plane's distance (EUC_2D, CEIL_2D, ATT).
 func EuclidLike(in *problem.Instance) bool {
 	switch in.Metric {
 	case problem.Euc2D, problem.Ceil2D, problem.Att:
@@ -44,10 +42,8 @@ func EuclidLike(in *problem.Instance) bool {
 	return false
 }
 
-// Nearest returns the k nearest cities of every city (k clipped to
-// 0..n-1): for EUC_2D, CEIL_2D and ATT the k nearest in the plane from a
-// k-d tree, else the k nearest by the exact metric in O(n²); either way
-// sorted by the exact metric, ties by index, on all cores.
+// Nearest returns every city's k nearest (k clipped to 0..n-1), by k-d tree for EUC_2D, CEIL_2D and ATT, else O(n²),
+// sorted by the exact metric, ties by index.
 func Nearest(in *problem.Instance, k int) *Lists {
 	nb, _ := NearestContext(context.Background(), in, k)
 	return nb
@@ -113,12 +109,8 @@ func NearestContext(ctx context.Context, in *problem.Instance, k int) (*Lists, e
 	return nb, nil
 }
 
-// Quadrant returns k candidates per city: the k/4 nearest in each of the
-// four quadrants around it (coincident cities in the first), filled up
-// with the nearest others, sorted as Nearest's; they help on clustered
-// instances, where nearest neighbours never leave a cluster (Johnson &
-// McGeoch 1997, section 3.3). Without 2-D Euclidean-like coordinates it
-// equals Nearest.
+// Quadrant returns k candidates per city, the k/4 nearest in each quadrant filled up with the nearest, which leave
+// clusters (Johnson & McGeoch 1997, 3.3); without 2-D coordinates, Nearest.
 func Quadrant(in *problem.Instance, k int) *Lists {
 	nb, _ := QuadrantContext(context.Background(), in, k)
 	return nb
@@ -131,9 +123,7 @@ func QuadrantContext(ctx context.Context, in *problem.Instance, k int) (*Lists, 
 	return quad, err
 }
 
-// NearestQuadrantContext returns NearestContext and QuadrantContext of
-// (in, k), separate even where equal, from one search at about the cost
-// of the quadrant lists alone.
+// NearestQuadrantContext returns both lists of (in, k) from one search.
 func NearestQuadrantContext(ctx context.Context, in *problem.Instance, k int) (nearest, quad *Lists, err error) {
 	quad, nearest, err = quadrantLists(ctx, in, k, true)
 	if err != nil {
@@ -145,9 +135,7 @@ func NearestQuadrantContext(ctx context.Context, in *problem.Instance, k int) (n
 	return nearest, quad, nil
 }
 
-// quadrantLists returns the quadrant lists and, when withNearest and the
-// instance is Euclidean-like with k ≥ 4, the nearest lists found by the
-// same search (nil otherwise).
+// quadrantLists returns the quadrant lists and, with withNearest where possible, the nearest ones.
 func quadrantLists(ctx context.Context, in *problem.Instance, k int, withNearest bool) (quad, near *Lists, err error) {
 	n := in.N
 	k = min(max(k, 0), max(n-1, 0))
@@ -207,10 +195,7 @@ func (w *quadRows) row(leaf int32, p kdPoint) {
 	w.rowInto(leaf, p, w.quad.List[i*k:i*k:(i+1)*k])
 }
 
-// rowInto appends to chosen (capacity k) the quadrant row of city p in
-// k-d tree leaf leaf: the k/4 nearest per quadrant, filled up with the
-// nearest, sorted by the exact metric. It returns that row and p's
-// nearest row, the kept lists' or w's buffer.
+// rowInto appends p's quadrant row to chosen and returns it with p's nearest row.
 func (w *quadRows) rowInto(leaf int32, p kdPoint, chosen []int32) (quad, nearest []int32) {
 	i, k, keep := int(p.id), w.k, w.keep
 	keep.all.reset()
@@ -276,9 +261,7 @@ func insertByDist(es []distEntry, e distEntry) []distEntry {
 	return es
 }
 
-// Await runs fn, a step that cannot stop part-way, and returns its result,
-// or ctx's error as soon as ctx is done (fn then finishes in the
-// background, its result dropped).
+// Await runs fn, which cannot stop part-way, returning ctx's error as soon as ctx is done (the result then dropped).
 func Await[T any](ctx context.Context, fn func() T) (T, error) {
 	var zero T
 	if err := ctx.Err(); err != nil {
@@ -297,10 +280,7 @@ func Await[T any](ctx context.Context, fn func() T) (T, error) {
 	}
 }
 
-// Among calls visit(e, c) for every city e of cities and each c among its
-// about k nearest others in cities (Euclidean-like: the k+1 nearest in the
-// plane, e left out; else the k nearest by the metric; ties by index), a
-// function of the set of cities alone.
+// Among calls visit(e, c) for each city e of cities and its about k nearest others in cities, ties by index.
 func Among(in *problem.Instance, cities []int32, k int, visit func(e, c int32)) {
 	if k <= 0 {
 		return

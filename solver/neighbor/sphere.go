@@ -16,13 +16,8 @@ const sphereWiden = 2
 // exact O(n²) search.
 const sphereBrute = 2000
 
-// planar returns an EUC_2D stand-in for a GREAT_CIRCLE instance: its
-// points projected equirectangularly about their middle latitude, in the
-// units of the instance's distances, the longitudes measured from the
-// widest arc holding no point, so that points on either side of the
-// antimeridian stay neighbours. Nearby points keep nearly their distances
-// (not near the poles), enough to find candidates that the exact metric
-// then ranks.
+// planar returns an EUC_2D stand-in for a GREAT_CIRCLE instance, projected about its middle latitude with its seam
+// in the widest empty arc, close enough to find candidates the exact metric ranks.
 func planar(in *problem.Instance) *problem.Instance {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range in.Y {
@@ -48,9 +43,7 @@ func wrapDegrees(d float64) float64 {
 	return d
 }
 
-// emptiestLongitude returns a longitude in the middle of the widest arc
-// of longitude that holds none of lon (degrees), counting the arc across
-// ±180°: the seam the plane may cut the sphere along.
+// emptiestLongitude returns the middle of the widest arc of longitude holding no city, across ±180° too.
 func emptiestLongitude(lon []float64) float64 {
 	if len(lon) == 0 {
 		return 180
@@ -70,9 +63,7 @@ func emptiestLongitude(lon []float64) float64 {
 	return from + width/2
 }
 
-// sphereNearest returns the k nearest lists of a GREAT_CIRCLE instance:
-// sphereWiden·k candidates from the plane of planar, ranked by the exact
-// metric, the k nearest kept.
+// sphereNearest returns a GREAT_CIRCLE instance's nearest lists from sphereWiden·k planar candidates, exactly ranked.
 func sphereNearest(ctx context.Context, in *problem.Instance, k int) (*Lists, error) {
 	wide, err := NearestContext(ctx, planar(in), min(sphereWiden*k, in.N-1))
 	if err != nil {

@@ -2,9 +2,7 @@ package problem
 
 import "math"
 
-// CoordText holds the text of a point list's coordinates as its file wrote
-// them, both columns of every point in one buffer: a million points cost
-// their bytes and four bytes of offset each, not a string each.
+// CoordText holds a point list's coordinates as written in one buffer, four bytes of offset a point, not a string each.
 type CoordText struct {
 	buf []byte
 	end []uint32 // end[2*i+k]: the end in buf of point i's column k

@@ -21,10 +21,8 @@ const (
 	Euc3D
 	Man3D
 	Max3D
-	// GreatCircle is the great-circle distance in metres between points
-	// given in degrees (X longitude, Y latitude) on a sphere of radius
-	// EarthRadius, times 10^ScaleExp, rounded to the nearest integer. It
-	// is not a TSPLIB type: point lists with lat/lon headers use it.
+	// GreatCircle is the great-circle distance in metres between degree coordinates (X longitude, Y latitude) on a
+	// sphere of EarthRadius, times 10^ScaleExp, rounded; not a TSPLIB type.
 	GreatCircle
 )
 
@@ -65,9 +63,7 @@ type Instance struct {
 	N       int    // DIMENSION
 	Metric  Metric // EDGE_WEIGHT_TYPE
 
-	// X, Y (and Z for 3-D metrics) are the node coordinates. For an
-	// EXPLICIT instance they hold the DISPLAY_DATA_SECTION when present
-	// and are nil otherwise; they are then for drawing only.
+	// X, Y (and Z) are the coordinates; an EXPLICIT instance's are its DISPLAY_DATA_SECTION, for drawing only, or nil.
 	X, Y, Z []float64
 
 	// Matrix is the full N×N distance matrix of an EXPLICIT instance,
@@ -77,17 +73,13 @@ type Instance struct {
 	// FixedEdges are the FIXED_EDGES_SECTION pairs (0-based).
 	FixedEdges [][2]int
 
-	// Optimum is the known optimal tour length. It is known when
-	// OptimumSource is set or Optimum > 0, so an optimum of 0 (all cities
-	// in one place) is told from none.
+	// Optimum is the known optimal tour length, known when OptimumSource is set or Optimum > 0 (so 0 is told from none).
 	Optimum int64
 	// OptimumSource says where Optimum came from (a file path, "--optimum").
 	OptimumSource string
 
-	// ScaleExp says what one unit of a distance or length is: 10^-ScaleExp
-	// of the file's own unit (metres for GreatCircle). It is 0 for TSPLIB
-	// files; a point list's coordinates are scaled by 10^ScaleExp so that
-	// integer distances keep at least six significant digits.
+	// ScaleExp: a distance unit is 10^-ScaleExp of the file's own (metres for GreatCircle), 0 for TSPLIB files;
+	// point lists are scaled to keep six significant digits.
 	ScaleExp int
 
 	// Points holds what a point-list file gave beyond the distances: its
@@ -119,9 +111,7 @@ type PointList struct {
 	// Names are the header's names of the columns (id first when the file
 	// has ids), nil when the file has no header.
 	Names []string
-	// Text is the coordinates' text as the file wrote it, so that a tour
-	// written as points gives them unchanged ("11.5820" stays so); empty
-	// when the list was not read from text.
+	// Text is the coordinates' text as written, so a tour written as points gives them unchanged.
 	Text CoordText
 }
 
@@ -163,9 +153,7 @@ func (in *Instance) HasCoords() bool { return len(in.X) == in.N && in.N > 0 }
 // HasOptimum reports whether a known optimum is attached.
 func (in *Instance) HasOptimum() bool { return in.Optimum > 0 || in.OptimumSource != "" }
 
-// Gap returns how far length lies above the known optimum, in percent,
-// and false when the optimum is unknown. A known optimum of 0 (every city
-// in one place) gives 0 for a tour of length 0 and no ratio otherwise.
+// Gap returns how far length lies above the known optimum, in percent (false when unknown; an optimum of 0 gives 0 for 0).
 func (in *Instance) Gap(length int64) (float64, bool) {
 	switch {
 	case !in.HasOptimum():
@@ -176,22 +164,16 @@ func (in *Instance) Gap(length int64) (float64, bool) {
 	return GapPercent(length, in.Optimum)
 }
 
-// BHHConstant is the Beardwood–Halton–Hammersley constant of the plane as
-// Johnson, McGeoch and Rothberg measured it ("Asymptotic experimental
-// analysis for the Held–Karp bound", SODA 1996): the optimal tour through
-// N points uniform in a region of area A is about BHHConstant·√(N·A).
+// BHHConstant is the plane's Beardwood–Halton–Hammersley constant (Johnson, McGeoch and Rothberg, SODA 1996):
+// an optimal tour of N uniform points in area A is about BHHConstant·√(N·A).
 const BHHConstant = 0.7124
 
 // EstimateMinN is the fewest cities EstimateOptimum estimates for: below
 // it the boundary of the region lengthens tours by more than a percent.
 const EstimateMinN = 10_000
 
-// EstimateOptimum returns an estimate of the optimal tour length in in's
-// units, BHHConstant·√(N·A) with A the area of the cities' bounding box:
-// what the optimum would be were the cities uniform in that box (clustered
-// cities have a shorter one). It is no bound; false for fewer than
-// EstimateMinN cities, a metric other than EUC_2D or CEIL_2D, or an empty
-// box.
+// EstimateOptimum estimates the optimal tour length as BHHConstant·√(N·A) over the cities' bounding box; no bound.
+// False below EstimateMinN cities, for metrics other than EUC_2D or CEIL_2D, or an empty box.
 func (in *Instance) EstimateOptimum() (float64, bool) {
 	if in == nil || in.N < EstimateMinN || in.Metric != Euc2D && in.Metric != Ceil2D || !in.HasCoords() {
 		return 0, false
@@ -208,9 +190,7 @@ func (in *Instance) EstimateOptimum() (float64, bool) {
 	return BHHConstant * math.Sqrt(float64(in.N)*a), true
 }
 
-// Prepare precomputes what the distance function needs (GEO radians). The
-// TSPLIB reader and NewCoordInstance call it; call it again after changing
-// coordinates by hand.
+// Prepare precomputes what the distance function needs (GEO radians); call it again after changing coordinates.
 func (in *Instance) Prepare() {
 	switch in.Metric {
 	case Geo:
@@ -311,9 +291,7 @@ func (in *Instance) Dist(i, j int) int64 {
 	panic("solver: unknown metric " + in.Metric.String())
 }
 
-// DistMatrix returns the full n×n matrix of distances as int32, or nil
-// when n*n exceeds maxEntries. Engines use it to trade memory for speed on
-// small instances.
+// DistMatrix returns the full n×n int32 distance matrix, or nil past maxEntries.
 func (in *Instance) DistMatrix(maxEntries int) []int32 {
 	if in.Matrix != nil {
 		return in.Matrix

@@ -6,9 +6,7 @@ import (
 	"strings"
 )
 
-// LengthValue returns length l (a tour length or a distance of in) in the
-// file's own unit: l itself for TSPLIB files, l/10^ScaleExp for point lists
-// (metres for GreatCircle).
+// LengthValue returns length l in the file's own unit: l for TSPLIB files, l/10^ScaleExp for point lists.
 func (in *Instance) LengthValue(l int64) float64 {
 	if in == nil || in.ScaleExp == 0 {
 		return float64(l)
@@ -16,10 +14,8 @@ func (in *Instance) LengthValue(l int64) float64 {
 	return float64(l) / math.Pow10(in.ScaleExp)
 }
 
-// FormatLength shows length l in the file's own unit, exactly: the integer
-// for TSPLIB files, and for point lists the integer with its decimal point
-// moved ScaleExp places ("4", "3.141593", "12000"), trailing zeros of the
-// fraction dropped. Every front end shows lengths through it.
+// FormatLength shows length l exactly in the file's own unit, the decimal point moved ScaleExp places and trailing
+// zeros dropped ("3.141593"); every front end shows lengths through it.
 func (in *Instance) FormatLength(l int64) string {
 	s := strconv.FormatInt(l, 10)
 	if in == nil || in.ScaleExp == 0 {
@@ -57,9 +53,7 @@ func (in *Instance) LengthUnit() string {
 	return ""
 }
 
-// HumanLength shows length l for people: FormatLength with its whole part
-// grouped by thousands (93,809,570 and 4,700.3281), and the unit when it
-// has a name. Machine output (JSON, tour files) keeps FormatLength's.
+// HumanLength is FormatLength with grouped thousands (4,700.3281) and a named unit; machine output keeps FormatLength's.
 func (in *Instance) HumanLength(l int64) string {
 	s := GroupDigits(in.FormatLength(l))
 	if u := in.LengthUnit(); u != "" {
@@ -68,9 +62,7 @@ func (in *Instance) HumanLength(l int64) string {
 	return s
 }
 
-// GroupDigits puts a comma between the thousands of a number's whole part
-// when it has four digits or more, fraction or not: 93,809,570, 12,475.5
-// and 4,700.3281.
+// GroupDigits puts commas between the thousands of a number's whole part from four digits: 93,809,570 and 12,475.5.
 func GroupDigits(s string) string {
 	sign := ""
 	if strings.HasPrefix(s, "-") {

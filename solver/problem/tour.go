@@ -25,9 +25,7 @@ func ValidateTour(t []int, n int) error {
 	return nil
 }
 
-// CheckFixedEdges reports the first fixed edge (FIXED_EDGES_SECTION) that
-// the tour t, a permutation of the cities, does not use, or nil when it
-// uses them all.
+// CheckFixedEdges reports the first fixed edge tour t does not use, or nil.
 func (in *Instance) CheckFixedEdges(t []int) error {
 	if len(in.FixedEdges) == 0 {
 		return nil
@@ -52,9 +50,7 @@ func (in *Instance) CheckFixedEdges(t []int) error {
 	return nil
 }
 
-// FixedPartners is the fixed edges of n cities as each city's two fixed
-// partners: city c's at [2c] and [2c+1], -1 for none (an edge listed twice
-// counts once); nil without fixed edges.
+// FixedPartners is each city's two fixed partners at [2c] and [2c+1] (-1: none; a repeated edge once); nil without.
 func FixedPartners(n int, edges [][2]int) []int32 {
 	if len(edges) == 0 {
 		return nil
@@ -76,9 +72,7 @@ func FixedPartners(n int, edges [][2]int) []int32 {
 	return adj
 }
 
-// parallelLengthFrom is the tour size from which TourLength sums on all
-// cores: one core takes about half a second at ten million cities, and
-// Finish measures every tour an engine reports after its deadline.
+// parallelLengthFrom is the tour size from which TourLength sums on all cores (Finish measures every reported tour).
 const parallelLengthFrom = 1 << 18
 
 // City is a city's number in a tour: int, or int32 where tours are kept
@@ -132,9 +126,7 @@ func edgeSum[C City](in *Instance, t []C, lo, hi int) int64 {
 	return s
 }
 
-// GapPercent returns 100*(length-optimum)/optimum, or NaN-free 0 and false
-// when the optimum is unknown (0). Instance.Gap also handles a known
-// optimum of 0.
+// GapPercent returns 100*(length-optimum)/optimum, or 0 and false when the optimum is unknown (0).
 func GapPercent(length, optimum int64) (float64, bool) {
 	if optimum <= 0 {
 		return 0, false

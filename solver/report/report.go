@@ -10,14 +10,9 @@ import (
 	"github.com/tsplab/tsplab/solver/buildinfo"
 )
 
-// Report is the record of one run, as `tsp solve --json` writes it and
-// the app exports it. Length, Optimum and LowerBound are in the file's
-// own units (Unit; metres for lat,lon point lists), what a script
-// compares; the *Scaled fields are the instance's integers they come
-// from (ten to the ScaleExp times as many). Optimum and LowerBound are
-// null when unknown; GapPercent is the gap the CLI prints, above the
-// optimum or else above the lower bound (GapAbove says which), null when
-// there is neither. Tour holds 1-based node ids, as in TSPLIB files.
+// Report is the record of one run (`tsp solve --json`, the app's export). Length, Optimum and LowerBound are in the file's
+// units (Unit), the *Scaled fields the instance's integers; null when unknown. GapPercent is above the optimum, else the
+// lower bound (GapAbove), null with neither. Tour holds 1-based ids.
 type Report struct {
 	Subject
 	Algorithm string        `json:"algorithm"`
@@ -40,17 +35,11 @@ type Report struct {
 	// BoundConverging reports that the ascent that proved LowerBound was
 	// stopped before it converged: a longer one proves a higher bound.
 	BoundConverging bool `json:"bound_converging,omitempty"`
-	// OptimumEstimate is Instance.EstimateOptimum in the file's units
-	// when the optimum is unknown and it applies (a large plane instance):
-	// an estimate, no bound, so no gap is measured against it.
+	// OptimumEstimate is Instance.EstimateOptimum in file units when the optimum is unknown: no bound, no gap.
 	OptimumEstimate *float64 `json:"optimum_estimate,omitempty"`
 	ElapsedSeconds  float64  `json:"elapsed_seconds"`
-	// TimeLimitSeconds is the time limit asked for the run (the engine's
-	// default where none was given; 0: none) and TimeGrantedSeconds the
-	// time its engine was given to its deadline (0: none), less where
-	// the front end spent some of the limit before the run (reading the
-	// instance) or keeps some for its end (solver.Result's Limit and
-	// Granted).
+	// TimeLimitSeconds is the limit asked (the engine's default where none; 0: none) and TimeGrantedSeconds the time the
+	// engine was given (0: none), less where the front end spent or kept some.
 	TimeLimitSeconds   float64           `json:"time_limit_seconds"`
 	TimeGrantedSeconds float64           `json:"time_granted_seconds"`
 	MovesEvaluated     int64             `json:"moves_evaluated"`
@@ -69,12 +58,8 @@ type Report struct {
 	Tour    []int  `json:"tour"`
 }
 
-// Subject is what every JSON record TSP Lab writes (a run's Report, a
-// lower bound's BoundReport) says of its instance, under the same names:
-// the instance, the unit of its lengths (Unit; "metres" for lat,lon
-// point lists, "file units" otherwise) and the scale of the *Scaled
-// fields (ten to the ScaleExp times the file's units), the optimum and a
-// proven lower bound, null when unknown.
+// Subject is what every JSON record says of its instance: name, Unit ("metres" for lat,lon, else "file units"),
+// ScaleExp of the *Scaled fields, optimum and proven lower bound (null when unknown).
 type Subject struct {
 	Instance  string   `json:"instance"`
 	Dimension int      `json:"dimension"`
@@ -100,9 +85,7 @@ func NewSubject(in *solver.Instance) Subject {
 	return s
 }
 
-// BoundReport is the record of one lower bound computation, as `tsp
-// bound --json` writes it: the Subject with the bound, and the ascent's
-// own figures.
+// BoundReport is the record of one lower bound (`tsp bound --json`): the Subject, the bound and the ascent's figures.
 type BoundReport struct {
 	Subject
 	// Estimate is the ascent's best bound on its candidate graph, in the
@@ -173,10 +156,7 @@ func New(in *solver.Instance, r solver.Result) Report {
 	return rep
 }
 
-// GapOf is the record's gap of a tour of length on in, in percent, and
-// what it is above: "optimum" when in has one, else "lower_bound" when lb
-// (a proven lower bound, 0: none) is positive, else "" (no gap). The
-// record and the app's live numbers both take it.
+// GapOf is the record's gap of a tour of length on in in percent, and above what: "optimum", "lower_bound" (lb > 0), or "".
 func GapOf(in *solver.Instance, length, lb int64) (g float64, above string) {
 	if in.HasOptimum() {
 		if g, ok := in.Gap(length); ok && !math.IsNaN(g) && !math.IsInf(g, 0) {
@@ -211,9 +191,7 @@ const (
 	BoundCache BoundSource = "cache"
 )
 
-// BoundNote says in words where a lower bound came from and whether it is
-// still converging, for a parenthesis after it ("" for a converged bound
-// of this run).
+// BoundNote says where a lower bound came from and whether it still converges ("" for this run's converged one).
 func BoundNote(src BoundSource, converging bool) string {
 	var parts []string
 	if src == BoundCache {

@@ -31,9 +31,7 @@ func (rep Report) Cities() []int {
 // is not joined back to its first (the account's route).
 func (rep Report) IsPath() bool { return rep.Account.Route != nil }
 
-// PathNote is the comment by which a tour file says that the run's tour
-// is an open path, with its ends when fixed (tsplib.PathNote); "" for a
-// closed tour.
+// PathNote is the comment by which a tour file marks an open path with its fixed ends ("" for a closed tour).
 func (rep Report) PathNote() string {
 	r := rep.Account.Route
 	if r == nil {
@@ -42,12 +40,8 @@ func (rep Report) PathNote() string {
 	return tsplib.PathNote(r.From, r.To)
 }
 
-// WriteTour writes the run's tour of in, the instance read, to w in
-// format (TourTSPLIB, TourIDs, TourCSV, TourGeoJSON, TourGPX). An open
-// path says so in every format (PathNote: a COMMENT of a TSPLIB file, a
-// '#' line of a text or CSV, a GPX route's description, a GeoJSON
-// "path" property) and is not closed by its first city again, so that
-// tsp eval, render, the app and Python read it back as the path it is.
+// WriteTour writes the run's tour of in to w in format (TourTSPLIB, TourIDs, TourCSV, TourGeoJSON, TourGPX); an open
+// path says so in every format (PathNote) and is not closed, so readers take it back as a path.
 func (rep Report) WriteTour(w io.Writer, in *solver.Instance, format string) error {
 	tour, note := rep.Cities(), rep.PathNote()
 	switch format {

@@ -8,15 +8,10 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// The words front ends show for a run are made here from its phase and
-// account (solver.Account), so that the command line and the app say the
-// same: Status while it runs, Summary once it ended, Lines in full.
+// The words front ends show for a run are made here, so the CLI and the app say the same.
 
-// Status says in a few words what a run is doing now, from its phase and
-// the account of its newest snapshot (acc may be nil), and what found its
-// last shorter tour where the engine says: "recombining 8 tours; the last
-// improvement came from the GPU's searches". "" for the main search of
-// an engine that says nothing more.
+// Status says in a few words what a run is doing from its phase and newest account (nil allowed), and what found its last
+// shorter tour ("" for a main search with nothing more to say).
 func Status(ph solver.Phase, acc *solver.Account) string {
 	s := doing(ph, acc)
 	if acc != nil {
@@ -119,9 +114,7 @@ func gainWords(g solver.Source) string {
 // fewer there is one tour, in either direction.
 const MaxTrivial = 3
 
-// Trivial says that every tour of an instance of n cities is optimal,
-// for n up to MaxTrivial ("" past it): such a run has no search, gap or
-// bound worth telling.
+// Trivial says that every tour of n cities is optimal, for n up to MaxTrivial ("" past it).
 func Trivial(n int) string {
 	switch {
 	case n > MaxTrivial:
@@ -132,10 +125,7 @@ func Trivial(n int) string {
 	return fmt.Sprintf("every tour of %s is optimal", Plural(n, "city", "cities"))
 }
 
-// Summary is one short line on what a run's search did and what helped,
-// made from its account, for the end of a run: "" when there is nothing a
-// person needs beyond the length. It names no length (the front end shows
-// the tour's); Lines gives all of it.
+// Summary is one short line on what a run's search did and what helped ("" when nothing beyond the length); Lines has all.
 func Summary(acc solver.Account) string {
 	var parts []string
 	add := func(s string) {
@@ -379,11 +369,8 @@ func join(a, b string) string {
 	return a + "; " + b
 }
 
-// Title is the record's title for a picture of the run and the app's
-// canvas: "name — length (gap % above the optimum)", the lengths as people
-// read them; a path's route instead of a gap ("open path", "a path from A
-// to B"); "name — N cities" without a tour. in is the instance the record
-// is of, which gives the lengths' units.
+// Title is the record's title for a picture and the canvas: "name — length (gap % above the optimum)", a path's route
+// instead of a gap, or "name — N cities" without a tour; in gives the units.
 func (rep Report) Title(in *solver.Instance) string {
 	if rep.LengthScaled <= 0 {
 		return fmt.Sprintf("%s — %s cities", rep.Instance, solver.GroupDigits(strconv.Itoa(rep.Dimension)))

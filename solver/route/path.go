@@ -15,11 +15,8 @@ import (
 // matrix of (N+1)² distances stays within 100 MB.
 const MaxOpenCities = 5000
 
-// OpenInstance returns an EXPLICIT instance of in's cities and one more,
-// the last (index in.N), at distance 0 from every other: its closed tours
-// are in's open paths (Hamiltonian paths with free ends) of the same
-// length, for engines that take distances from the instance. The extra
-// city is drawn at the centroid of in's cities when in has coordinates.
+// OpenInstance returns an EXPLICIT instance of in's cities plus one at distance 0 from all, whose tours are in's open
+// paths of the same length (drawn at the centroid).
 func OpenInstance(in *solver.Instance) (*solver.Instance, error) {
 	n := in.N
 	if n > MaxOpenCities || n > math.MaxInt32 {
@@ -53,9 +50,7 @@ func centroidAppended(v []float64) []float64 {
 	return append(slices.Clone(v), s/float64(max(len(v), 1)))
 }
 
-// WithEnds returns a copy of in whose fixed edges also hold the edge a–b
-// (0-based cities), so that its tours, that edge dropped, are the paths
-// from a to b.
+// WithEnds returns a copy of in with the edge a–b also fixed, so its tours less that edge are the paths from a to b.
 func WithEnds(in *solver.Instance, a, b int) (*solver.Instance, error) {
 	if a < 0 || a >= in.N || b < 0 || b >= in.N {
 		return nil, fmt.Errorf("ends %d,%d: cities are 1..%d", a+1, b+1, in.N)
@@ -68,9 +63,7 @@ func WithEnds(in *solver.Instance, a, b int) (*solver.Instance, error) {
 	return &out, nil
 }
 
-// PathOfOpenTour returns the open path that t, a tour of OpenInstance(in)
-// for an instance of n cities, gives: its cities after the extra one (n),
-// in order.
+// PathOfOpenTour returns the open path a tour of OpenInstance(in) gives: the cities after the extra one (n).
 func PathOfOpenTour(t []int, n int) ([]int, error) {
 	if err := solver.ValidateTour(t, n+1); err != nil {
 		return nil, err
@@ -103,9 +96,7 @@ func PathBetween(t []int, a, b int) ([]int, error) {
 	return p, nil
 }
 
-// FinishPath checks that p is a path through every city of in, from a to
-// b when a ≥ 0, keeping in's fixed edges, and returns its exact length:
-// what Finish is to a tour.
+// FinishPath checks that p is a path through every city (from a to b when a ≥ 0, fixed edges kept) and returns its exact length.
 func FinishPath(in *solver.Instance, p []int, a, b int) (int64, error) {
 	if err := solver.ValidateTour(p, in.N); err != nil {
 		return 0, fmt.Errorf("path: %v", err)
@@ -125,11 +116,8 @@ func FinishPath(in *solver.Instance, p []int, a, b int) (int64, error) {
 	return solver.PathLength(in, p), nil
 }
 
-// Route is how an instance becomes the instance an engine runs on, and the
-// engine's tours the route asked for: the tour itself, an open path (a
-// tour of OpenInstance) or a path between two ends (a tour of WithEnds,
-// the edge between them dropped). Every front end builds its runs' routes
-// with New.
+// Route is how an instance becomes the one an engine runs on, and its tours the route's: a tour, an open path or a path
+// between two ends. Every front end builds routes with New.
 type Route struct {
 	Orig *solver.Instance // the instance read
 	In   *solver.Instance // the instance the engine runs on
@@ -137,9 +125,8 @@ type Route struct {
 	A, B int              // the ends (0-based), -1 when free
 }
 
-// New returns the route on in for engine e: a tour (open false, a <
-// 0), an open path (open), or a path from a to b (0-based cities). An
-// engine that cannot keep the edge of fixed ends is refused by name.
+// New returns the route on in for e: a tour, an open path (open) or a path from a to b; an engine that cannot keep fixed
+// ends is refused by name.
 func New(in *solver.Instance, e solver.Engine, open bool, a, b int) (*Route, error) {
 	rt := &Route{Orig: in, In: in, Open: open, A: -1, B: -1}
 	switch {
@@ -165,11 +152,7 @@ func New(in *solver.Instance, e solver.Engine, open bool, a, b int) (*Route, err
 	return rt, nil
 }
 
-// ParseEnds reads "A,B", two of in's cities as its file names them
-// (TSPLIB's ids 1..N, a point list's own ids or names, a cost matrix's
-// header names; Instance.CityLabel), as 0-based cities. A name may hold
-// commas ("New York, NY,Boston"): the split whose two sides both name
-// cities is taken.
+// ParseEnds reads "A,B", two cities as the file names them (Instance.CityLabel), as 0-based cities; a name may hold commas.
 func ParseEnds(s string, in *solver.Instance) (a, b int, err error) {
 	if !strings.Contains(s, ",") {
 		return 0, 0, fmt.Errorf("%q: want two city ids or names A,B", s)
@@ -226,9 +209,7 @@ func endCity(f string, in *solver.Instance, city map[string]int) (int, error) {
 // IsPath reports whether the route is a path rather than a tour.
 func (rt *Route) IsPath() bool { return rt.Open || rt.A >= 0 }
 
-// Start returns t, a tour (or path) of Orig to start from, as a tour of
-// In: an open route's start is read as a path, closed through the extra
-// city.
+// Start returns t, a tour or path of Orig, as a tour of In (an open route's closed through the extra city).
 func (rt *Route) Start(t []int) []int {
 	if t == nil || !rt.Open {
 		return t
@@ -236,9 +217,7 @@ func (rt *Route) Start(t []int) []int {
 	return append(slices.Clone(t), rt.Orig.N)
 }
 
-// PathOf returns the path of Orig that t, a tour of In, gives (t itself
-// for a tour route), unchecked beyond what the conversion needs: for the
-// live view of a run.
+// PathOf returns the path of Orig that t, a tour of In, gives, checked only as needed (the live view).
 func (rt *Route) PathOf(t []int) ([]int, error) {
 	switch {
 	case rt.Open:
@@ -269,9 +248,7 @@ func (rt *Route) Account() *solver.RouteAccount {
 	return nil
 }
 
-// pathValue is the length in the file's units of the path a tour of In
-// of length v (in the file's units) gives: less the edge between the ends
-// (0 stays 0: none said).
+// pathValue is the file-unit length of the path a tour of In of length v gives (0 stays 0).
 func (rt *Route) pathValue(v float64) float64 {
 	if v == 0 {
 		return 0
@@ -280,9 +257,7 @@ func (rt *Route) pathValue(v float64) float64 {
 	return rt.Orig.LengthValue(rt.Length(int64(math.Round(v * scale))))
 }
 
-// Finish turns res, the engine's result on In, into the route's: its tour
-// the path, validated and its length recomputed (FinishPath), a note that
-// the length has no closing edge. A tour route returns res as it is.
+// Finish turns the engine's result on In into the route's: the path, validated and measured (FinishPath).
 func (rt *Route) Finish(res solver.Result) (solver.Result, error) {
 	if !rt.IsPath() {
 		return res, nil

@@ -33,10 +33,8 @@ type boundOutcome struct {
 	err error
 }
 
-// startBound starts the lower bound of in beside a run within BoundShare
-// of limit (0: until stopped), on dev when not nil (the cores when the
-// device fails), through the pipeline's ascents, which the engine's alpha
-// lists share; on, when not nil, receives a bound once proven.
+// startBound starts in's lower bound beside a run within BoundShare of limit, on dev when set, through the shared
+// ascents; on receives a proven bound.
 func (pl *Pipeline) startBound(ctx context.Context, in *solver.Instance, dev solver.OpenAscentDevice, limit time.Duration, on func(bound.Result)) *boundRun {
 	b := &boundRun{stop: make(chan struct{}), done: make(chan boundOutcome, 1)}
 	start := time.Now()
@@ -67,9 +65,7 @@ func (pl *Pipeline) startBound(ctx context.Context, in *solver.Instance, dev sol
 // boundOptions are the bound's options beside a run of time limit limit
 // on dev (nil: the cores): the one policy of every front end.
 func boundOptions(dev solver.OpenAscentDevice, limit time.Duration) bound.Options {
-	// Thorough: the gap shown is measured against it; below
-	// bound.ThoroughMaxN cities it is an ascent of its own beside the
-	// alpha lists' quicker one, a fraction of a second on a core.
+	// Thorough: the gap is measured against it (below bound.ThoroughMaxN an ascent of its own, a fraction of a second).
 	opts := bound.Options{Time: time.Duration(float64(limit) * BoundShare), Thorough: true}
 	if dev != nil {
 		opts.Device = dev
@@ -101,9 +97,7 @@ func BoundFailed(err error) bool {
 	return !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) && !errors.Is(err, bound.ErrStopped)
 }
 
-// boundAfter computes a bound after the run within limit, on dev first
-// when not nil, then on the cores; ctx's end stops it with the best bound
-// proven by then.
+// boundAfter computes a bound after the run within limit, on dev then the cores, stopped by ctx with the best by then.
 func (pl *Pipeline) boundAfter(ctx context.Context, in *solver.Instance, dev solver.OpenAscentDevice, limit time.Duration) (*bound.Result, error) {
 	opts := bound.Options{Time: limit, Device: dev, Thorough: true}
 	start := time.Now()
@@ -122,9 +116,7 @@ func (pl *Pipeline) boundAfter(ctx context.Context, in *solver.Instance, dev sol
 	return &r, nil
 }
 
-// CacheDirEnv names the environment variable that holds the folder of
-// TSP Lab's cache (tests set it); the user's cache folder's tsplab/
-// otherwise (os.UserCacheDir).
+// CacheDirEnv names the variable holding TSP Lab's cache folder (default: the user's cache folder's tsplab/).
 const CacheDirEnv = "TSPLAB_CACHE_DIR"
 
 // boundsDir is the folder of the cached bounds, "" when the user has no
@@ -151,9 +143,7 @@ type cachedBound struct {
 	Converged bool  `json:"converged"`
 }
 
-// boundFile is the cache file of in's bound: named by a hash of what its
-// distances depend on (the metric, the scale and the coordinates, or the
-// matrix) and its fixed edges, which a bound may use.
+// boundFile is the cache file of in's bound, named by a hash of its distances' inputs and its fixed edges.
 func boundFile(in *solver.Instance) string {
 	dir := boundsDir()
 	if dir == "" || in == nil || in.N == 0 {
@@ -189,9 +179,7 @@ func boundFile(in *solver.Instance) string {
 	return filepath.Join(dir, hex.EncodeToString(h.Sum(nil))+".json")
 }
 
-// CachedBound is the best bound earlier runs proved on in's distances
-// (Cached set; Stopped when its ascent had not converged), false when
-// there is none or its file is unreadable.
+// CachedBound is the best bound earlier runs proved on in's distances (Cached set), false when none is readable.
 func CachedBound(in *solver.Instance) (bound.Result, bool) {
 	name := boundFile(in)
 	if name == "" {
@@ -208,9 +196,7 @@ func CachedBound(in *solver.Instance) (bound.Result, bool) {
 	return bound.Result{Bound: c.Bound, Optimal: c.Optimal, Stopped: !c.Converged, Cached: true}, true
 }
 
-// StoreBound keeps r, a bound of in computed by a run or tsp bound, in the cache when
-// it is higher than the cached one (or as high and converged); a cache
-// that cannot be written only loses the bound.
+// StoreBound caches r, a bound of in, when higher than the cached one (or as high and converged); a write failure only loses it.
 func StoreBound(in *solver.Instance, r bound.Result) {
 	name := boundFile(in)
 	if name == "" || r.Cached || r.Bound <= 0 {
@@ -256,9 +242,7 @@ func bestBound(in *solver.Instance, computed, cached *bound.Result) *bound.Resul
 	return computed
 }
 
-// RecordBound sets b, the run's lower bound (nil: none), in rep: its
-// value, the gap above it, where it came from and whether it is still
-// converging.
+// RecordBound sets the run's lower bound b (nil: none) in rep with its gap, source and whether it still converges.
 func RecordBound(rep *report.Report, in *solver.Instance, b *bound.Result) {
 	if b == nil {
 		return

@@ -12,11 +12,8 @@ import (
 // start tour: no tour exists, and the front ends write none.
 var ErrNoTour = errors.New("stopped before any tour existed: nothing to write")
 
-// Fallback is the tour a stopped run is measured against: the start tour
-// the run was given, else the space-filling curve (nearest neighbour
-// without coordinates) kept to the instance's fixed edges. It takes
-// milliseconds even at a million cities, so a stop at any moment has a
-// tour at least this short.
+// Fallback is the tour a stopped run is measured against: the given start, else the space-filling curve kept to the
+// fixed edges, made in milliseconds.
 func Fallback(in *solver.Instance, p solver.Params) []int {
 	if p.Start != nil && solver.ValidateTour(p.Start, in.N) == nil && in.CheckFixedEdges(p.Start) == nil {
 		return p.Start
@@ -24,13 +21,8 @@ func Fallback(in *solver.Instance, p solver.Params) []int {
 	return construct.KeepFixed(in, construct.SpaceFillingCurve(in))
 }
 
-// keepBest returns the run's result, or the Fallback tour in its place
-// when the run was stopped (ctx ended) and the engine's tour is longer or
-// missing (fell): an engine stopped in its set-up returns an order it never
-// searched. A run that ended by itself or by its time limit
-// (solver.ErrTimeLimit) with a tour keeps the engine's tour, so that a
-// timed run pays nothing for the check.
-// fell reports whether the Fallback took the engine's place.
+// keepBest returns the run's result, or the Fallback tour (fell) when a stopped run's tour is longer or missing;
+// a run that ended by itself or its time limit keeps its tour unchecked.
 func (pl *Plan) keepBest(ctx context.Context, res solver.Result, err error, p solver.Params) (_ solver.Result, fell bool, _ error) {
 	if ctx.Err() == nil || (err == nil && errors.Is(context.Cause(ctx), solver.ErrTimeLimit)) {
 		return res, false, err

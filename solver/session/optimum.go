@@ -10,18 +10,14 @@ import (
 	"github.com/tsplab/tsplab/solver/bound"
 )
 
-// ExactMaxN is the largest instance whose optimum Prepare finds exactly
-// before the run (Held–Karp's dynamic programme, n²·2ⁿ steps: about 3
-// million, milliseconds, at 15 cities), so that the run stops as soon as
-// its tour is optimal instead of spending its whole time.
+// ExactMaxN is the largest instance whose optimum Prepare finds exactly (Held–Karp's DP, milliseconds at 15 cities),
+// so the run stops at an optimal tour.
 const ExactMaxN = 15
 
 // ExactSource is the OptimumSource of an optimum Prepare proved.
 const ExactSource = "exact (dynamic programme over the cities)"
 
-// WithExactOptimum returns in, or a copy of it with its optimum when it
-// has none, at most ExactMaxN cities and at most one fixed edge (a path
-// between fixed ends is a tour with one).
+// WithExactOptimum returns in, or a copy with its exact optimum when it has none, at most ExactMaxN cities and one fixed edge.
 func WithExactOptimum(in *solver.Instance) *solver.Instance {
 	if in.HasOptimum() || len(in.FixedEdges) > 1 || in.N < 3 || in.N > ExactMaxN {
 		return in
@@ -35,15 +31,10 @@ func WithExactOptimum(in *solver.Instance) *solver.Instance {
 	return &c
 }
 
-// ExactOptimum is the length of an optimal tour of in (at most about 20
-// cities: n²·2ⁿ steps), by Held and Karp's dynamic programme: the
-// shortest path from city 0 through each set of the others, ending at
-// each of them.
+// ExactOptimum is the length of an optimal tour of in (at most about 20 cities) by Held and Karp's dynamic programme.
 func ExactOptimum(in *solver.Instance) int64 { return exactThrough(in, 0, -1) }
 
-// exactThrough is the length of an optimal tour of in through the edge
-// from–to (to < 0: any tour): the shortest path from from through every
-// other city, closed by the edge back to from, ending at to when given.
+// exactThrough is the length of an optimal tour of in through the edge from–to (to < 0: any tour).
 func exactThrough(in *solver.Instance, from, to int) int64 {
 	n := in.N
 	if n <= 3 {
@@ -100,10 +91,8 @@ type provenStop struct {
 	cancel context.CancelCauseFunc
 }
 
-// watchOptimum returns the context the engine runs under and req with
-// its bound and snapshots passed through a provenStop, when a bound runs
-// beside the run and the run may stop at an optimum; done tells, after
-// the run, whether the watch stopped it, and releases the context.
+// watchOptimum passes req's bound and snapshots through a provenStop when the run may stop at a proven optimum;
+// done tells whether it stopped the run and releases the context.
 func watchOptimum(ctx context.Context, req Request, bounded bool) (context.Context, Request, func() bool) {
 	if !bounded || req.NoOptimumStop {
 		return ctx, req, func() bool { return false }

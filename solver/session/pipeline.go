@@ -14,14 +14,8 @@ import (
 	"github.com/tsplab/tsplab/solver/strategy"
 )
 
-// Pipeline is the one way the front ends (the app, tsp solve, the bench
-// suites) run an engine: Choose picks the engine and checks the settings
-// that need no instance, Prepare checks them on the instance (together
-// one validation), and Plan.Run starts the lower bound by one policy,
-// hands the engine the ascents it shares with that bound, passes the
-// snapshots on at the reader's rate and returns the result and its
-// report. A Pipeline keeps the last whole Held–Karp ascent for the next
-// run on the same instance; the zero value is ready.
+// Pipeline is the one way the front ends run an engine: Choose and Prepare validate once, and Plan.Run starts the bound
+// by one policy, shares the ascents, passes snapshots on and returns the result and report. The zero value is ready.
 type Pipeline struct {
 	ascents bound.Ascents
 	// chosen is the last settings Choose read, which Prepare reads
@@ -45,10 +39,8 @@ type Choice struct {
 	Note string
 }
 
-// Choose picks the engine for p's (algorithm, backend) and checks p's
-// settings against what it takes (a *solver.ParamError), before the
-// instance is known; the choice names the engine also when the settings
-// are refused, so that the error can name the engine's fields.
+// Choose picks the engine for p and checks the settings needing no instance (a *solver.ParamError), naming the engine
+// also on refusal.
 func (pl *Pipeline) Choose(p solver.Params) (Choice, error) {
 	e, note, err := solver.Resolve(p.Algorithm, p.Backend)
 	if err != nil {
@@ -61,9 +53,7 @@ func (pl *Pipeline) Choose(p solver.Params) (Choice, error) {
 	return Choice{Engine: e, Note: note}, err
 }
 
-// Plan picks the engine for p's (algorithm, backend) and checks p on in
-// (Prepare), for a front end that has the instance at hand; note says why
-// the GPU was not used for backend auto.
+// Plan picks the engine for p and prepares it on in; note says why backend auto did not use the GPU.
 func (pl *Pipeline) Plan(in *solver.Instance, p solver.Params) (plan *Plan, note string, err error) {
 	if in == nil {
 		return nil, "", errors.New("no instance loaded")
@@ -85,10 +75,7 @@ type Plan struct {
 	Params solver.Params
 }
 
-// Prepare checks p on in for engine e (a *solver.ParamError) and refuses
-// fixed edges to an engine that does not keep them. The plan's params
-// carry the engine's config read once (solver.Prepare), so that the
-// engine neither checks nor parses them again.
+// Prepare checks p on in for e and refuses fixed edges e cannot keep; the plan carries the config read once.
 func (pl *Pipeline) Prepare(e solver.Engine, in *solver.Instance, p solver.Params) (*Plan, error) {
 	pl.mu.Lock()
 	p = p.ReadFrom(pl.chosen)
@@ -123,22 +110,15 @@ func checkStart(in *solver.Instance, start []int) error {
 
 // Request is how one run of a Plan goes.
 type Request struct {
-	// Params, when not nil, replaces the plan's params for this run: a
-	// continuation of them (a start tour, the time left), not checked
-	// again.
+	// Params, when not nil, replaces the plan's params for this run (a continuation), unchecked.
 	Params *solver.Params
-	// Bound asks for a lower bound beside the run when the instance has
-	// no known optimum, starting from the best one earlier runs proved on
-	// the same distances (CachedBound), which a higher one replaces: on the engine's accelerator when it runs on one
-	// (solver.AscentHost), else on the cores, within BoundShare of the
-	// time limit (none: until the run ends), stopped when the run ends.
+	// Bound asks for a lower bound beside the run when no optimum is known, from the cached one, on the engine's
+	// accelerator or the cores, within BoundShare of the limit.
 	Bound bool
 	// OnBound, when not nil, receives the cached bound at the start and
 	// each higher bound as soon as it is proven.
 	OnBound func(bound.Result)
-	// OnSnapshot, when not nil, receives the run's snapshots, at most one
-	// per Interval (0: each one the engine sends), the newest each time,
-	// from one goroutine; the last one before Run returns.
+	// OnSnapshot, when not nil, receives the newest snapshot at most once per Interval (0: each), the last before Run returns.
 	OnSnapshot func(solver.Snapshot)
 	Interval   time.Duration
 	// NoOptimumStop runs on past a known optimum (the suites measure the
@@ -151,20 +131,14 @@ type Request struct {
 type Outcome struct {
 	Result solver.Result
 	Report report.Report
-	// Bound is the lower bound proven beside the run or the cached one,
-	// the higher (nil: none asked for, or none ready); BoundErr says why not when it failed or ran
-	// out of time.
+	// Bound is the higher of the bound proven beside the run and the cached one (nil: none); BoundErr says why not.
 	Bound    *bound.Result
 	BoundErr error
-	// Fallback is true when the run was stopped before the engine had a
-	// tour as short as the start construction, which the result holds
-	// instead (see Fallback).
+	// Fallback is true when the stopped run's result is the Fallback tour.
 	Fallback bool
 }
 
-// ErrNoBoundBeside is Outcome.BoundErr when a bound was asked for but none
-// ran beside the search, because on this machine's cores it would take
-// them from the search (strategy.BoundBesideCPU).
+// ErrNoBoundBeside is Outcome.BoundErr when no bound ran beside the search, to spare its cores (strategy.BoundBesideCPU).
 var ErrNoBoundBeside = errors.New("an ascent beside the search would take its cores: 'tsp bound FILE' or --bound D (up to D after the run) computes one")
 
 // Run runs the plan once as req says.
@@ -237,11 +211,8 @@ func boundLimit(ctx context.Context, limit time.Duration) time.Duration {
 	return limit
 }
 
-// BoundAfter spends up to limit after a run that gave out on a lower
-// bound, when the instance has no known optimum, none was ready and ctx
-// has not ended: on the engine's accelerator first, as Request.Bound
-// does, limit bounding both tries together; ctx's end stops it with the
-// best bound proven by then. It sets out's Bound, BoundErr and report.
+// BoundAfter spends up to limit after a run on a lower bound where none was ready, accelerator first, and sets out's
+// Bound, BoundErr and report.
 func (pl *Plan) BoundAfter(ctx context.Context, out *Outcome, limit time.Duration) {
 	if out.Bound != nil || limit <= 0 || pl.In.HasOptimum() || ctx.Err() != nil {
 		return
@@ -279,10 +250,8 @@ func ascentDevice(e solver.Engine) solver.OpenAscentDevice {
 	return nil
 }
 
-// forward returns the channel the engine sends its snapshots to and a
-// function that, once the engine has returned, passes the last one on
-// and waits for the forwarder to end; snapshots go to on at most every
-// interval (0: as they come).
+// forward returns the engine's snapshot channel and a function passing the last one on once the engine returned;
+// on gets them at most every interval.
 func forward(on func(solver.Snapshot), interval time.Duration) (chan solver.Snapshot, func()) {
 	if on == nil {
 		return nil, func() {}

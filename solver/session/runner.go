@@ -45,14 +45,10 @@ func (s RunState) String() string {
 	return fmt.Sprintf("RunState(%d)", int(s))
 }
 
-// UpdateInterval is the least time between two updates a Runner delivers
-// when its reader names no rate of its own (Runner.Rate), and while it
-// steps: at most 30 updates a second.
+// UpdateInterval is the least time between a Runner's updates without a Rate, and while it steps.
 const UpdateInterval = time.Second / 30
 
-// Progress is what a Runner reports: the newest snapshot, with counters
-// summed over every segment of the run (a run paused and resumed is
-// several Solve calls).
+// Progress is what a Runner reports: the newest snapshot with counters summed over the run's segments.
 type Progress struct {
 	State       RunState
 	Tour        []int // current tour (nil when unchanged since the last update)
@@ -73,9 +69,7 @@ type Progress struct {
 	// say): the newest snapshot's, then the result's.
 	Account *solver.Account
 
-	// Phase is the part of the run the engine reports it is in
-	// (solver.PhaseSearch when it does not say); PhaseProgress the
-	// fraction of that phase done, 0..1, or negative when unknown.
+	// Phase is the engine's part of the run (solver.PhaseSearch when unsaid); PhaseProgress its fraction, negative when unknown.
 	Phase         solver.Phase
 	PhaseProgress float64
 }
@@ -83,18 +77,13 @@ type Progress struct {
 // MovesPerSecond is the run's solution space exploration speed.
 func (p Progress) MovesPerSecond() float64 { return solver.MovesPerSecond(p.Moves, p.Elapsed) }
 
-// Runner runs one engine on one instance. Pause cancels the Solve and
-// keeps its best tour, temperature and counters; Resume starts a new Solve
-// from there (Params.Start, option t0) with the rest of the budget; Step
-// also pauses after K temperature steps. Its methods are safe for
-// concurrent use; OnUpdate is called from the runner's goroutine.
+// Runner runs one engine on one instance: Pause keeps the best tour, temperature and counters, Resume continues from
+// there with the rest of the budget, Step pauses after K steps. It is safe for concurrent use.
 type Runner struct {
 	// OnUpdate receives every update, at most one per Rate, and a final
 	// one when a segment ends.
 	OnUpdate func(Progress)
-	// Rate, when not nil, is the least time between two updates of a
-	// run of e with params (UpdateInterval otherwise): the reader's
-	// rate, at which the pipeline passes the snapshots on.
+	// Rate, when not nil, is the least time between updates of a run of e with params (else UpdateInterval).
 	Rate func(e solver.Engine, params solver.Params) time.Duration
 	// OnBound, when not nil, receives the lower bound the pipeline
 	// computes beside a run on an instance without a known optimum.
@@ -167,9 +156,7 @@ func (r *Runner) Result() (solver.Result, bool) {
 	return *r.result, true
 }
 
-// Choose picks the engine for params' (algorithm, backend) through the
-// runner's pipeline (Pipeline.Choose), for a front end that needs it
-// before the run starts, such as for its route.
+// Choose picks the engine for params through the runner's pipeline, for a front end that needs it first.
 func (r *Runner) Choose(params solver.Params) (Choice, error) {
 	return r.pipeline().Choose(params)
 }
@@ -182,10 +169,7 @@ func (r *Runner) Engine() (solver.Engine, string) {
 	return r.engine, r.note
 }
 
-// Start begins a new run of params on in, forgetting any earlier run.
-// It fails when the runner is running, the engine cannot be resolved or
-// params are outside what the engine can take on in (the pipeline's
-// validation: a *solver.ParamError naming the setting and its range).
+// Start begins a new run of params on in; it fails while running or when params are refused (a *solver.ParamError).
 func (r *Runner) Start(in *solver.Instance, params solver.Params) error {
 	return r.begin(in, params, false)
 }
@@ -199,9 +183,7 @@ func (r *Runner) begin(in *solver.Instance, params solver.Params, step bool) err
 	if in == nil {
 		return errors.New("no instance loaded")
 	}
-	// The same limits as the command line's, checked before the run
-	// starts so that a bad setting is refused at once, not reported as
-	// the end of a run.
+	// The command line's limits, checked before the run so a bad setting is refused at once.
 	plan, note, err := r.pipeline().Plan(in, params)
 	if err != nil {
 		return err
@@ -314,9 +296,7 @@ type solveOutcome struct {
 	err error
 }
 
-// segment runs one segment through the pipeline, which passes its
-// snapshots on at req's interval: each becomes an update, the last one
-// the segment's end.
+// segment runs one segment through the pipeline, each snapshot an update, the last the segment's end.
 func (r *Runner) segment(ctx context.Context, cancel context.CancelFunc, seg int, plan *Plan, req Request, k int64, done chan struct{}) {
 	defer close(done)
 	defer cancel()
@@ -453,9 +433,7 @@ func (r *Runner) finish(seg int, o solveOutcome) (Progress, bool) {
 		r.state = Paused
 	} else {
 		r.state = Done
-		// a run is complete unless it was interrupted: one that ended at its
-		// time limit, its target or the optimum shows full progress,
-		// whichever clock measured its elapsed time
+		// a run is complete unless interrupted
 		if r.params.TimeLimit <= 0 || res.StopReason != solver.StopInterrupt {
 			pr.Fraction = 1
 		}

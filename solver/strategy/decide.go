@@ -64,9 +64,7 @@ type Devices struct {
 	OrSpan bool
 }
 
-// Limits are the per-worker sizes of the crowded set-up; a zero field is
-// its default (CrowdedMinPerWorker, CrowdedShortMinPerWorker). Tests run
-// the crowded paths on small instances with smaller ones.
+// Limits are the crowded set-up's per-worker sizes (zero: the default), smaller in tests.
 type Limits struct {
 	CrowdedMinPerWorker, CrowdedShortMinPerWorker int
 }
@@ -85,9 +83,7 @@ type Facts struct {
 	StartGiven bool
 	// Workers is the run's workers (0: not known yet).
 	Workers int
-	// TimeLimit is the time left to the run's deadline when it is
-	// decided (solver.LeftOf; 0: none, a kicks budget); Kicks the
-	// kicks budget (0: none).
+	// TimeLimit is the time left when decided (solver.LeftOf; 0: none); Kicks the kicks budget (0: none).
 	TimeLimit time.Duration
 	Kicks     int
 	Options   Options
@@ -135,9 +131,7 @@ func Decide(f Facts) Strategy {
 	return s
 }
 
-// UsesPartition reports whether a run with facts f takes the partition
-// search (the workers aside: a run's memory bound needs it before they
-// are counted).
+// UsesPartition reports whether a run with facts f takes the partition search, workers aside.
 func UsesPartition(f Facts) bool {
 	if f.Kind != Coords || !f.Cuttable || f.Engine == Pop {
 		return false
@@ -202,10 +196,7 @@ func start(f Facts, crowdSetUp bool) Start {
 	return StartGreedy
 }
 
-// startDescent is how long GPU auto's 2opt-or descent of its greedy
-// start on n cities within limit may take: GPUStartShare of the limit, or
-// none (the greedy tour itself) when the limit is over GPUStartDescentMax
-// a city or there is none.
+// startDescent is how long GPU auto's start descent may take (0: none, over GPUStartDescentMax a city or no limit).
 func startDescent(n int, limit time.Duration) time.Duration {
 	if limit <= 0 || limit > time.Duration(n)*GPUStartDescentMax {
 		return 0
@@ -213,12 +204,8 @@ func startDescent(n int, limit time.Duration) time.Duration {
 	return GPUStartShare.Of(limit)
 }
 
-// gpuRoles are the GPU's roles in a run with facts f whose search is
-// search: the pool serves the population search and needs a time limit
-// (its moves keep fixed edges);
-// the windows serve the partition search; or-ils needs coordinates within
-// its span, the early or-ils and the windows no fixed edges (those stay
-// with the CPU engine's searches).
+// gpuRoles are the GPU's roles in a run with facts f and search: the pool for the population search (timed), windows
+// for the partition search, or-ils within its span, fixed edges left to the CPU.
 func gpuRoles(f Facts, search Search) GPU {
 	g := GPU{Ascent: true}
 	if !f.Devices.GPU {
@@ -234,11 +221,7 @@ func gpuRoles(f Facts, search Search) GPU {
 	return g
 }
 
-// windowsOn reports whether a partition search with facts f hands over
-// to the population search on windows of its tour: from WindowsMinN
-// cities on a time limit; unless the windows option is given, up to
-// WindowsMaxN cities with WindowsCoreTime a city and a limit of at least
-// WindowsMinLimit (docs/DECISIONS.md#windows).
+// windowsOn reports whether a partition search hands over to windows (docs/DECISIONS.md#windows).
 func windowsOn(f Facts) bool {
 	if f.Options.Windows == Off || f.N < WindowsMinN || f.TimeLimit <= 0 || f.Kicks != 0 {
 		return false

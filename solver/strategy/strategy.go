@@ -102,18 +102,13 @@ type Strategy struct {
 	// LocalSearch are the local search's settings for the size (BySize);
 	// a run's options given override them.
 	LocalSearch LocalSearch
-	// Crowded: so many cities a worker that the nearest lists come from a
-	// grid of cells and the partition search prepares each segment right
-	// before its search (docs/DECISIONS.md#crowded-min-per-worker);
-	// CrowdSetUp: auto's crowded set-up (CrowdedNeighbors nearest lists,
-	// the curve start, path pieces), on a crowded partition search.
+	// Crowded: nearest lists from a grid and segments prepared late (docs/DECISIONS.md#crowded-min-per-worker);
+	// CrowdSetUp: auto's crowded set-up on a crowded partition search.
 	Crowded, CrowdSetUp bool
 	// ShortLists: auto's run is too short on its workers for the ascent
 	// (below AlphaMinPerCity): mixed lists in place of the alpha lists.
 	ShortLists bool
-	// Chain: auto's partition search takes the chain in place of the
-	// 5-opt move by the round, with more than AdaptMaxPerWorker cities a
-	// worker.
+	// Chain: the partition search takes the chain over the adaptive move past AdaptMaxPerWorker cities a worker.
 	Chain bool
 	// Restart is the stall after which the merged search restarts from
 	// its best tour (0: never).
@@ -121,9 +116,7 @@ type Strategy struct {
 	// Ascent is the Held–Karp ascent's share of the time limit (0: its own
 	// schedule).
 	Ascent time.Duration
-	// Windows: auto's partition search hands over, at the windows' start
-	// time, to the population search on windows of its tour
-	// (solver/cpu/window, docs/DECISIONS.md#windows).
+	// Windows: the partition search hands over to windows at their start time (solver/cpu/window).
 	Windows bool
 	// GPU are the GPU's roles.
 	GPU GPU

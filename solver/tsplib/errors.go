@@ -28,9 +28,7 @@ func (e *Error) Error() string {
 	return f + ":" + strconv.Itoa(e.Line) + ": " + e.Msg
 }
 
-// Errorf returns the *Error "FILE:LINE: problem" with the message kept on
-// one line and bounded in length; the readers of the other instance and
-// tour formats report their problems with it too.
+// Errorf returns the *Error "FILE:LINE: problem" on one bounded line; every format's reader reports with it.
 func Errorf(file string, line int, format string, args ...any) *Error {
 	return &Error{File: file, Line: line, Msg: oneLine(fmt.Sprintf(format, args...))}
 }

@@ -11,12 +11,8 @@ import (
 	"strings"
 )
 
-// Limits on gzip-compressed input. The readers' own limits (line and
-// token lengths, memory in proportion to DIMENSION) apply to the
-// decompressed data; past GzipMinLimit bytes the decompressed data may
-// also be at most GzipMaxRatio times the compressed bytes read, so that
-// a small gzip bomb costs no more than a plain file GzipMaxRatio times
-// its size. Text instances compress 3 to 10 times.
+// Limits on gzip input: past GzipMinLimit bytes the decompressed data may be at most GzipMaxRatio times the compressed,
+// so a gzip bomb costs no more than a plain file that much larger.
 const (
 	GzipMaxRatio = 100
 	GzipMinLimit = 64 << 20
@@ -37,9 +33,7 @@ func TrimGz(path string) string {
 	return path
 }
 
-// Input reads an instance or tour file: its bytes, or their
-// decompression when they start with gzip's magic bytes (whatever the
-// file's name). See Open and NewInput.
+// Input reads an instance or tour file, decompressed when it starts with gzip's magic (see Open and NewInput).
 type Input struct {
 	r  io.Reader
 	c  io.Closer
@@ -61,9 +55,7 @@ func Open(path string) (*Input, error) {
 	return in, nil
 }
 
-// NewInput returns an Input reading r, named path in its errors; closing
-// it closes r when r is an io.Closer. Only a gzip header that does not
-// read is an error here (an *Error naming path).
+// NewInput returns an Input reading r, named path in errors, closing r when it closes; only a bad gzip header is an error.
 func NewInput(r io.Reader, path string) (*Input, error) {
 	in := &Input{}
 	if c, ok := r.(io.Closer); ok {
@@ -99,9 +91,7 @@ func (in *Input) Close() error {
 	return in.c.Close()
 }
 
-// Err returns the gzip stream's failure so far in place of err when there
-// was one, since a parser's message about where the data stopped would
-// hide that the file is corrupt; else err.
+// Err returns the gzip stream's failure in place of err when there was one, which would explain err.
 func (in *Input) Err(err error) error {
 	if err != nil {
 		if gz := in.GzipError(); gz != nil {
@@ -111,9 +101,7 @@ func (in *Input) Err(err error) error {
 	return err
 }
 
-// Check is Err after reading the rest of a gzip stream, whose checksum
-// comes last: a parser that stopped at EOF or at a problem caused by
-// corrupt data then reports the corruption.
+// Check is Err after reading the rest of a gzip stream, so its checksum reports corruption.
 func (in *Input) Check(err error) error {
 	if in.gz != nil && in.gz.err == nil {
 		io.Copy(io.Discard, in.gz)

@@ -18,10 +18,7 @@ type Header struct {
 	Section   string // the first section's keyword in capitals ("NODE_COORD_SECTION"); instfile names the other formats' own
 }
 
-// ReadHeader reads the header of the TSPLIB95 instance file at path
-// (decompressed when it is gzip data): its keywords up to the first
-// section, checked as Read checks them (the same FILE:LINE errors),
-// without reading the data.
+// ReadHeader reads the TSPLIB95 header at path (gzip too) up to the first section, checked as Read checks it.
 func ReadHeader(path string) (Header, error) {
 	f, err := OpenRegular(path)
 	if err != nil {
@@ -37,9 +34,7 @@ func ReadHeader(path string) (Header, error) {
 	return h, in.Err(err)
 }
 
-// ParseHeader reads the header of an instance from r; see ReadHeader.
-// filename names r in errors and gives the name when NAME is absent. A
-// header that ends before any section, or lacks DIMENSION, is an error.
+// ParseHeader reads an instance's header from r (see ReadHeader); one without a section or DIMENSION is an error.
 func ParseHeader(r io.Reader, filename string) (Header, error) {
 	p := newParser(r, filename)
 	p.headerOnly = true

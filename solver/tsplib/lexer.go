@@ -52,9 +52,7 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
-// chunk returns the buffered bytes not yet consumed, reading more when
-// none are, nil at the end or on a read error (kept in lx.err); callers
-// Discard what they consume.
+// chunk returns the buffered bytes not yet consumed, nil at the end or on error (lx.err); callers Discard what they use.
 func (lx *lexer) chunk() []byte {
 	if lx.err != nil {
 		return nil
@@ -73,9 +71,7 @@ func (lx *lexer) chunk() []byte {
 	return b
 }
 
-// skip skips whitespace, counting newlines (only blanks up to the end of
-// the line when inLine), and returns the next byte, false at the end of
-// the input.
+// skip skips whitespace, counting newlines (inLine: blanks to the line's end), and returns the next byte.
 func (lx *lexer) skip(inLine bool) (byte, bool) {
 	for {
 		b := lx.chunk()

@@ -107,9 +107,7 @@ func (tab *csvTable) setHeader(path string, line int, rec []string) error {
 	return nil
 }
 
-// OpenRegular opens path for reading only when it is a regular file: a
-// FIFO or a device would block the open or the read for ever. Its errors
-// are *Error.
+// OpenRegular opens path only when it is a regular file (a FIFO or device would block); errors are *Error.
 func OpenRegular(path string) (*os.File, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -125,9 +123,7 @@ func OpenRegular(path string) (*os.File, error) {
 	return f, nil
 }
 
-// ReadOptima reads a CSV of known optima: a header naming "name" and
-// "optimum" among any columns, then a row per instance (an empty optimum
-// skipped, a later row winning).
+// ReadOptima reads a CSV of known optima with "name" and "optimum" columns (empty skipped, later rows win).
 func ReadOptima(path string) (map[string]int64, error) {
 	tab, err := readCSV(path)
 	if err != nil {
@@ -171,15 +167,9 @@ func withEnv(dirs []string) []string {
 	return dirs
 }
 
-// FindOptimum looks up the known optimal tour length of in, without
-// changing it. It tries, in order: optima.csv beside in.Path; optima.csv in
-// each of dirs (a dir may also name a .csv file directly); the length of
-// NAME.opt.tour or NAME.opt.tour.gz beside in.Path or in an opt/ folder
-// beside it. Names are matched as the file's base name without .gz and
-// .tsp first, then in.Name. source is the file the value came from.
-// Unreadable or broken files are skipped. For an instance with fixed
-// edges (linhp318) a table lists, as TSPLIB does, the shortest path
-// between their ends: their lengths are added.
+// FindOptimum looks up in's known optimal tour length: optima.csv beside in.Path, then in dirs (or a .csv named there),
+// then NAME.opt.tour(.gz) beside it or in opt/, by base name then in.Name; source is the file. Fixed edges' lengths are
+// added to a path's table value (linhp318).
 func FindOptimum(in *problem.Instance, dirs ...string) (opt int64, source string, ok bool) {
 	if in == nil {
 		return 0, "", false
@@ -212,9 +202,7 @@ func fixedEdgesLength(in *problem.Instance) int64 {
 	return l
 }
 
-// KnownOptimum looks up the instance file at path in the tables of known
-// optima as Load does, without reading it; name is its NAME, tried after
-// the file's base name ("" to skip it).
+// KnownOptimum looks up the instance file at path in the optima tables as Load does, without reading it.
 func KnownOptimum(path, name string, dirs ...string) (opt int64, source string, ok bool) {
 	return tableOptimum(path, instanceNames(path, name), withEnv(dirs))
 }
@@ -269,10 +257,7 @@ func optTourCandidates(instancePath string, in *problem.Instance) []string {
 	return out
 }
 
-// OptTourPath returns the path of the optimal tour NAME.opt.tour (or
-// NAME.opt.tour.gz) found beside instancePath or in an opt/ folder beside
-// it (NAME being the file's base name without .gz and .tsp, then in.Name
-// when in is not nil), or "".
+// OptTourPath returns the path of NAME.opt.tour(.gz) beside instancePath or in opt/ beside it, or "".
 func OptTourPath(instancePath string, in *problem.Instance) string {
 	if c := optTourCandidates(instancePath, in); len(c) > 0 {
 		return c[0]
@@ -291,18 +276,14 @@ func Load(path string, optimaDirs ...string) (*problem.Instance, error) {
 	return in, nil
 }
 
-// SetOptimum attaches the known optimum of in (see FindOptimum), searching
-// optimaDirs and then the directory named by $TSPLIB_OPTIMA; in is left
-// as it is when none is known.
+// SetOptimum attaches in's known optimum from optimaDirs then $TSPLIB_OPTIMA, leaving in as it is when unknown.
 func SetOptimum(in *problem.Instance, optimaDirs ...string) {
 	if opt, src, ok := FindOptimum(in, withEnv(optimaDirs)...); ok {
 		in.Optimum, in.OptimumSource = opt, src
 	}
 }
 
-// AppendOptimum records the optimum of instance name in the CSV at csvPath
-// (created when missing), replacing name's row and keeping the others;
-// the file is replaced atomically.
+// AppendOptimum records name's optimum in the CSV at csvPath (created when missing), replacing its row, atomically.
 func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
 	var tab *csvTable
 	if _, err := os.Stat(csvPath); err == nil {
@@ -335,9 +316,7 @@ func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
 	return replaceFile(csvPath, buf.Bytes())
 }
 
-// putRow puts row as the row of instance name: in place of the first row
-// of that name, keeping the old row's columns row leaves empty, its
-// duplicates set to nil; at the end when there is none.
+// putRow puts row in place of name's first row (keeping the columns it leaves empty), or at the end.
 func (tab *csvTable) putRow(name string, row []string) {
 	replaced := false
 	nc := tab.col["name"]

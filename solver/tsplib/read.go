@@ -19,16 +19,11 @@ const (
 	// MaxExplicitDimension is the largest DIMENSION of an EXPLICIT instance:
 	// its full N×N matrix stays within 2^28 entries (1 GiB of int32).
 	MaxExplicitDimension = 1 << 14
-	// MaxCoord bounds the magnitude of a coordinate so that every TSPLIB
-	// distance between two nodes fits in an int32 (the engines' matrices)
-	// and every tour length fits in an int64.
+	// MaxCoord bounds a coordinate so every distance fits an int32 and every tour length an int64.
 	MaxCoord = 1 << 28
 )
 
-// Read reads the TSPLIB95 instance in the file at path (see Parse),
-// decompressed when it is gzip data (see Open); the instance's Path is
-// path. Package instfile reads the other formats TSP
-// Lab takes and tells them apart.
+// Read reads the TSPLIB95 instance at path (see Parse), gzip too, its Path set; package instfile reads other formats.
 func Read(path string) (*problem.Instance, error) {
 	f, err := Open(path)
 	if err != nil {
@@ -43,10 +38,8 @@ func Read(path string) (*problem.Instance, error) {
 	return in, nil
 }
 
-// Parse reads a TSPLIB95 TYPE TSP instance from r, of any supported metric
-// or EXPLICIT in the nine matrix formats, with DISPLAY_DATA_SECTION (into
-// X, Y) and FIXED_EDGES_SECTION; filename names it in each problem's
-// *Error and when NAME is absent. The instance is Prepared, Path empty.
+// Parse reads a TSPLIB95 TSP instance from r, any supported metric or EXPLICIT matrix format, with display data and
+// fixed edges; filename names it in each *Error and when NAME is absent. The instance is Prepared.
 func Parse(r io.Reader, filename string) (*problem.Instance, error) {
 	p := newParser(r, filename)
 	if err := p.parse(); err != nil {
@@ -669,10 +662,7 @@ func (p *parser) fixedEdges(line int) error {
 	}
 }
 
-// checkFixed checks the newest fixed edge: no node has more than two fixed
-// edges, the same edge is not given twice, and the fixed edges close no
-// cycle shorter than a full tour. It keeps a union–find over the nodes that
-// fixed edges touch, sized by the data.
+// checkFixed checks the newest fixed edge: degree at most two, no repeat, no cycle short of a full tour.
 func (p *parser) checkFixed(line int) error {
 	if p.fixDeg == nil {
 		p.fixDeg, p.fixUF = map[int]int{}, map[int]int{}
@@ -763,10 +753,8 @@ func (p *parser) build() (*problem.Instance, error) {
 	return in, nil
 }
 
-// fullMatrix expands the weights of a matrix format into the full
-// symmetric n×n row-major matrix. Because the matrix is symmetric, a
-// column-wise format lists the same pairs in the same order as the
-// row-wise format of the other triangle (UPPER_COL = LOWER_ROW, ...).
+// fullMatrix expands a matrix format's weights into the full symmetric matrix (column-wise formats are the other
+// triangle's row-wise: UPPER_COL = LOWER_ROW).
 func fullMatrix(format string, n int, w []int32) []int32 {
 	if format == "FULL_MATRIX" {
 		return w

@@ -21,9 +21,7 @@ const maxRecordBytes = 64
 // parallelChunk is the smallest byte range one goroutine parses.
 var parallelChunk = 1 << 20
 
-// parChunk is what one goroutine found in its byte range of a coordinate
-// section: the records read from its start up to the first line that is
-// not a record following on from the one before.
+// parChunk is what one goroutine read of its byte range: the consecutive records from its start.
 type parChunk struct {
 	lo, hi  int // byte range of the input
 	cols    [3][]float64
@@ -32,17 +30,11 @@ type parChunk struct {
 	newline int   // newlines in the range
 }
 
-// coordsParallel reads a coordinate section of n records with ids 1..n in
-// order, one per line, by splitting the rest of the input into byte
-// ranges at line boundaries and parsing them in parallel. It reports
-// false, with the lexer left where it was, on anything else (ids out of
-// order, a malformed or missing record): the sequential reader then reads
-// the same bytes and reports the problem with its FILE:LINE.
+// coordsParallel reads a coordinate section of n records with ids 1..n in parallel byte ranges; false leaves the lexer
+// for the sequential reader, which reports any problem with its FILE:LINE.
 func (p *parser) coordsParallel(d int) ([][]float64, bool, error) {
 	lx := p.lx
-	// At most maxRecordBytes a record: memory stays in proportion to
-	// DIMENSION whatever follows; a section longer than that is read by
-	// the sequential reader.
+	// At most maxRecordBytes a record, so memory stays in proportion to DIMENSION.
 	rest := lx.r
 	limit := int64(p.dim)*maxRecordBytes + 64<<10
 	data, err := io.ReadAll(io.LimitReader(rest, limit))
@@ -100,9 +92,7 @@ func splitLines(data []byte, k int) []parChunk {
 	return out
 }
 
-// joinChunks takes the first n records from the chunks in order and
-// returns them with the byte offset just after the line of the last;
-// false when the chunks do not hold n consecutive records from id 1.
+// joinChunks takes the first n records from the chunks and the offset after the last; false unless consecutive from id 1.
 func joinChunks(chunks []parChunk, data []byte, n, d int) ([][]float64, int, bool) {
 	avail := 0 // records the chunks may give, so a huge DIMENSION allocates nothing
 	for _, c := range chunks {
@@ -241,9 +231,7 @@ func parseID(b []byte) (int64, bool) {
 	return v, v >= 1
 }
 
-// parseCoord parses a coordinate as the sequential reader accepts it:
-// plain integers directly, anything else through strconv; false for what
-// that reader rejects (not a number, not finite, beyond MaxCoord).
+// parseCoord parses a coordinate as the sequential reader accepts it (false for what that reader rejects).
 func parseCoord(b []byte) (float64, bool) {
 	neg, digits := false, b
 	if len(digits) > 0 && (digits[0] == '-' || digits[0] == '+') {

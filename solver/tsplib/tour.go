@@ -8,9 +8,7 @@ import (
 	"strings"
 )
 
-// ReadTour reads the TSPLIB TOUR file at path (.tour, .opt.tour, either
-// gzip-compressed too: see Open) for an instance of n cities. See
-// ParseTour.
+// ReadTour reads the TSPLIB TOUR file at path (gzip too) for an instance of n cities (ParseTour).
 func ReadTour(path string, n int) ([]int, error) {
 	f, err := Open(path)
 	if err != nil {
@@ -24,16 +22,10 @@ func ReadTour(path string, n int) ([]int, error) {
 	return t, nil
 }
 
-// PathMark begins the comment by which a tour file TSP Lab writes says
-// that its cities are an open path, the last not joined back to the first
-// (PathNote): on a COMMENT line of a TSPLIB TOUR file, on a '#' line of a
-// text or CSV tour. Readers that know no such comment read the cities in
-// order, as a tour.
+// PathMark begins the comment that marks a tour file's cities as an open path (a TOUR COMMENT or a '#' line).
 const PathMark = "open path"
 
-// PathNote is the comment that marks an open path from the city labelled
-// from to the one labelled to (as the instance's file names them), or
-// with both ends free when from is "".
+// PathNote is the comment marking an open path between the cities labelled from and to (from "": free ends).
 func PathNote(from, to string) string {
 	if from == "" {
 		return PathMark + ", ends free: no edge from the last city back to the first"
@@ -46,9 +38,7 @@ func IsPathNote(comment string) bool {
 	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(comment)), PathMark)
 }
 
-// ParseTour reads a TSPLIB TOUR file from r and returns its first tour as
-// 0-based cities, each of the n (≤ 0: DIMENSION's) once; a DIMENSION must
-// equal n. Problems are *Errors naming filename and the line.
+// ParseTour reads r's first tour as 0-based cities, each of the n (≤ 0: DIMENSION's) once; errors name filename and line.
 func ParseTour(r io.Reader, filename string, n int) ([]int, error) {
 	t, _, err := ParseRoute(r, filename, n)
 	return t, err
@@ -100,10 +90,7 @@ func ParseRoute(r io.Reader, filename string, n int) (tour []int, path bool, err
 	}
 }
 
-// tourKeyword reads and returns the value of a tour file's keyword key
-// (written text, on line line) and checks it: TYPE must be TOUR,
-// DIMENSION an integer equal to n when n > 0 (stored in dim), no keyword
-// but COMMENT twice (seen holds the lines of those read).
+// tourKeyword reads and checks a tour file's keyword: TYPE TOUR, DIMENSION equal to n, no repeats but COMMENT.
 func tourKeyword(lx *lexer, filename string, line int, text, key string, n int, dim *int, seen map[string]int) (string, error) {
 	rest, err := lx.restOfLine()
 	if err != nil {
@@ -184,9 +171,7 @@ func tourSection(lx *lexer, file string, n int) ([]int, error) {
 	return tour, nil
 }
 
-// WriteTour writes tour (0-based cities) as a TSPLIB TOUR file: NAME,
-// COMMENT (one line per line of comment, omitted when empty), TYPE,
-// DIMENSION, TOUR_SECTION with 1-based ids, -1 and EOF.
+// WriteTour writes tour as a TSPLIB TOUR file (NAME, COMMENT lines, TYPE, DIMENSION, 1-based TOUR_SECTION, -1, EOF).
 func WriteTour(w io.Writer, name, comment string, tour []int) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "NAME : %s\n", oneLine(name))

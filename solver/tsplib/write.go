@@ -10,9 +10,7 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// WriteInstance writes in as a TSPLIB95 TYPE TSP file that reads back the
-// same: coordinates exactly, or a FULL_MATRIX with DISPLAY_DATA_SECTION,
-// with its COMMENT lines and fixed edges.
+// WriteInstance writes in as a TSPLIB95 TSP file that reads back the same, with its comments and fixed edges.
 func WriteInstance(w io.Writer, in *problem.Instance) error {
 	if err := checkWritable(in); err != nil {
 		return err

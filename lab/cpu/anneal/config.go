@@ -4,9 +4,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// annealConfig is what the annealing engines (sa, pssm, pspm, sspm) read
-// through their specs; the schedule and search counts are read by
-// solver.AnnealOf.
+// annealConfig is what the annealing engines read through their specs (the schedule: solver.AnnealOf).
 type annealConfig struct {
 	Workers int
 	Seg     int // pspm: the longest segment one move carries

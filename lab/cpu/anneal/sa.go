@@ -18,12 +18,8 @@ import (
 // time limit when threads is not given (docs/DECISIONS.md#fitted-threads).
 const FittedThreads = 8
 
-// saDefaults checks p against engine e and the instance, reads the
-// engine's options (returned too) and fills the schedule's defaults; with
-// fit (cooling.FitsToLimit), fitThreads gives a
-// schedule fitted to the time limit FittedThreads moves per iteration
-// when threads is not given; a Params.Config of type func(*solver.Anneal)
-// then changes the settings (in the instance's units).
+// saDefaults checks p, reads engine e's options (returned too) and fills the schedule's defaults, fitted to the time
+// limit with fit; a func(*solver.Anneal) Params.Config then changes them.
 func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThreads, fit bool) (solver.Anneal, annealConfig, error) {
 	fittedDefault := !p.Given("threads") && fit
 	c, err := solver.Configure(annealSpecs[e.Name()], e, in, p)
@@ -43,9 +39,8 @@ func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThread
 	return a, c, err
 }
 
-// saSearch is one LWSA search (Lam et al., Algorithm 2): a doubly linked
-// list, relocation moves, and the best solution saved only when a worse
-// move leaves it, so improving moves cost O(1).
+// saSearch is one LWSA search (Lam et al., Algorithm 2): a linked list, relocations,
+// the best saved only when a worse move leaves it.
 type saSearch struct {
 	d        *tour.Dist
 	n        int
@@ -66,9 +61,7 @@ type saSearch struct {
 	// seg is the longest segment a move carries (saseg.go); 1 or 0:
 	// relocations only.
 	seg int
-	// journal lists the moves applied since the best solution (city, its
-	// old predecessor) while journaling, instead of an O(n) copy at each
-	// new best; it is folded into bestNext at n/journalShare moves.
+	// journal lists the moves since the best solution, instead of an O(n) copy at each new best (folded in at n/journalShare)
 	journal    []saUndo
 	journaling bool
 	scratch    tour.Linked
@@ -292,10 +285,7 @@ func (r *saShared) snapshot(s *saSearch, buf []int32, st int64, t, fitted float6
 	return buf
 }
 
-// finish ends a run of steps steps, the last at lastT: the fitted
-// descent, the searches' bests offered, a last snapshot and the result,
-// whose tour is the run's best with runBest, else the shortest search's
-// (ties to the lowest index, not the first offered).
+// finish ends a run: the fitted descent, the searches' bests offered, a last snapshot and the result.
 func (r *saShared) finish(e solver.Engine, in *solver.Instance, p solver.Anneal, searches []*saSearch, w int, steps int64, lastT float64, runBest bool) (solver.Result, error) {
 	c := r.c
 	r.cool.Done(steps, lastT)
@@ -322,11 +312,8 @@ func (r *saShared) finish(e solver.Engine, in *solver.Instance, p solver.Anneal,
 	return res, err
 }
 
-// saRun runs nsearch LWSA searches with pm moves per iteration over the
-// workers, exchanging the global best every p.K steps when exchange is
-// set; search b owns PCG stream b; moves carry segments of up to seg
-// cities. With fit the schedule is fitted to the time limit and has near
-// moves and a final descent (safit.go).
+// saRun runs nsearch LWSA searches with pm moves per iteration over the workers, exchanging the best every p.K steps
+// with exchange; search b owns PCG stream b. With fit the schedule is fitted (safit.go).
 func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Anneal, snaps chan solver.Snapshot, nsearch, pm, seg int, exchange, fit bool) (solver.Result, error) {
 	w := min(runctl.Workers(p.Params), nsearch)
 	r, start0, err := newSAShared(ctx, in, p, snaps, w, fit)
@@ -382,9 +369,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.A
 	return r.finish(e, in, p, searches, w, steps, lastT, false)
 }
 
-// newSearches sets up nsearch LWSA searches from start0 (nil: each from
-// a random tour of its own); when the run stops meanwhile, only those
-// set up so far.
+// newSearches sets up nsearch searches from start0 (nil: random tours); a stop leaves those set up so far.
 func (r *saShared) newSearches(in *solver.Instance, p solver.Anneal, start0 []int32, nsearch int) []*saSearch {
 	searches := make([]*saSearch, nsearch)
 	for b := range searches {
@@ -488,9 +473,7 @@ func saDescend(c *runctl.Control, searches []*saSearch, w int) time.Duration {
 // saEngine is sa, pssm and pspm: saRun with different search counts.
 type saEngine struct {
 	runctl.Identity
-	// exchange: the searches take the global best every K temperature
-	// steps (pssm, pspm); parallel: Threads moves per iteration (pspm),
-	// else one
+	// exchange: the best shared every K steps (pssm, pspm); parallel: Threads moves per iteration (pspm)
 	exchange, parallel bool
 }
 

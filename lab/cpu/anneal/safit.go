@@ -10,11 +10,8 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// A schedule fitted to a time limit (cooling.Plan) starts from the
-// space-filling-curve tour, makes half of its moves near ones below a
-// temperature (as the GPU annealers), and ends in a greedy descent
-// (docs/DECISIONS.md#fitted-schedule); a pinned schedule keeps the paper's random start and
-// uniform move.
+// A fitted schedule starts from the curve tour, makes half its moves near ones and ends in a greedy descent
+// (docs/DECISIONS.md#fitted-schedule); a pinned one keeps the paper's random start and moves.
 
 // fittedStart is the start tour of a fitted schedule's searches.
 func fittedStart(in *solver.Instance) []int { return construct.SpaceFillingCurve(in) }
@@ -80,9 +77,7 @@ func (s *saSearch) proposeNear() (c, a int32, delta int64, ok bool) {
 	return c, a, s.deltaMove(c, a), true
 }
 
-// descend moves every city of the best tour to its best place beside a
-// nearest city while that shortens the tour, until none moves or stop;
-// it returns the moves evaluated.
+// descend moves each city of the best tour beside a nearest city while that shortens it; it returns the moves evaluated.
 func (s *saSearch) descend(stop func() bool) (evals int64) {
 	if s.cur > s.bestLen {
 		s.load(s.best(make([]int32, 0, s.n)), s.bestLen)
@@ -116,9 +111,7 @@ func (s *saSearch) descend(stop func() bool) (evals int64) {
 	return evals
 }
 
-// descentReserve is the time a fitted run sets aside for its descent:
-// about three passes at the probe step's rate, doubled, between a
-// millisecond and a quarter of left.
+// descentReserve is the time a fitted run keeps for its descent: about six passes, from 1 ms to a quarter of left.
 func descentReserve(n, k, pm int, probeIters int64, probeTime, left time.Duration) time.Duration {
 	if probeIters <= 0 || pm <= 0 {
 		return left / 4

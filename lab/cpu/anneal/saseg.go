@@ -1,10 +1,6 @@
 package anneal
 
-// PSPM's segment moves (Or-opt): a move takes the segment of 1 to seg
-// consecutive cities that starts at c or ends at it, and puts it between
-// p and next p, in either orientation, the same move set as the GPU
-// kernel's (lab/gpu/pspm/pspm.cu, PspmSeg); a segment of one city is the
-// relocation of apply. One evaluated move counts as one move.
+// PSPM's segment moves (Or-opt) of 1 to seg cities, as the GPU kernel's (lab/gpu/pspm/pspm.cu); one evaluated move counts one.
 
 // saMove is a segment move: the l cities from first along next go between
 // p and next p, reversed when rev.
@@ -56,10 +52,7 @@ func (s *saSearch) deltaSeg(m saMove) int64 {
 	return s.d.At(m.p, pe) + s.d.At(qe, q) - s.edge[m.p] - out
 }
 
-// proposeSeg draws a segment move and returns its delta: the length
-// uniform in 1 .. seg, the segment from c on or up to c; with near moves
-// on, half of the draws put c beside one of its k nearest cities, the
-// others (as all with near moves off) draw p uniform and the orientation.
+// proposeSeg draws a segment move and returns its delta; with near moves, half of them put c beside a nearest city.
 func (s *saSearch) proposeSeg() (saMove, int64) {
 	c := int32(s.r.Intn(s.n))
 	l := 1 + s.r.Intn(s.seg)
@@ -89,9 +82,7 @@ func (s *saSearch) proposeSeg() (saMove, int64) {
 	return m, s.deltaSeg(m)
 }
 
-// applySeg makes move m as its segment's relocations, one after the other
-// (journaled as such), then refreshes the caches it touched; a worse move
-// first saves the current solution when it is the best seen (LWSA).
+// applySeg makes move m as its segment's relocations (journaled); a worse move first saves the best (LWSA).
 func (s *saSearch) applySeg(m saMove, delta int64) {
 	if delta > 0 && s.cur < s.bestLen {
 		s.bestLen = s.cur

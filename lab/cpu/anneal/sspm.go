@@ -47,10 +47,7 @@ type candidate struct {
 	_     [40]byte
 }
 
-// sspmEngine is Lam et al.'s SSPM: one solution, Pm moves per iteration
-// evaluated by the workers, the best tested by Metropolis. Each worker
-// keeps a replica and applies the chosen move, drawn from an identical
-// stream, so one barrier per iteration suffices.
+// sspmEngine is Lam et al.'s SSPM: Pm moves per iteration evaluated by the workers, each on a replica applying the same move.
 type sspmEngine struct{ runctl.Identity }
 
 func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
@@ -196,9 +193,7 @@ type sspmLead struct {
 	buf        []int32
 }
 
-// lead is worker 0's bookkeeping in iteration it of step st (global
-// iteration g, done iterations before the step): the moves, the best
-// offered, the stop, snapshots, and the next step's plan.
+// lead is worker 0's bookkeeping in iteration it of step st: moves, best, stop, snapshots and the next step's plan.
 func (r *sspmRun) lead(l *sspmLead, s *saSearch, g, st, it, done int64, sp saStep) {
 	c := r.c
 	if it%l.checkIters == 0 {

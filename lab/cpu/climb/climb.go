@@ -19,18 +19,14 @@ import (
 // climbing engines; with no time limit the run is then deterministic.
 const OptRestarts = "restarts"
 
-// climbEngine is random-restart best-improvement hill climbing over the
-// whole 2-opt (O'Neil and Burtscher) or pair-exchange (Luong et al.)
-// neighbourhood, the global best kept. Climb i uses PCG stream i on worker
-// i mod Workers, so a restart budget gives the same run whatever the timing.
+// climbEngine is random-restart best-improvement climbing over the whole 2-opt or swap neighbourhood;
+// climb i uses PCG stream i, so a restarts budget gives the same run whatever the timing.
 type climbEngine struct {
 	runctl.Identity
 	swap bool
 }
 
-// DefaultLimit is the time limit of a run of p on in that gives none
-// (solver.DefaultLimiter): solver.DefaultTimeLimit, none with a restarts
-// budget or a tabu search, whose iterations end it.
+// DefaultLimit is solver.DefaultTimeLimit, none with a restarts budget or a tabu search.
 func (e climbEngine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
 	cfg, err := solver.ConfigOf(climbSpecs[e.ID], e, in, p)
 	if err == nil && (cfg.Restarts != 0 || cfg.Tabu > 0 && in.N >= 8) {
@@ -281,9 +277,8 @@ func (r *climbRun) climbNear(t []int32, l int64, abort func(t []int32, l, evalua
 	}
 }
 
-// best2opt returns the most negative 2-opt delta over all pairs of
-// non-adjacent tour edges (t[i],t[i+1]) and (t[j],t[j+1]), i < j, and the
-// pair, ties to the first in row order; abort ends the scan with no move.
+// best2opt returns the most negative 2-opt delta over all pairs of non-adjacent edges and the pair (i < j, first in
+// row order); abort ends the scan.
 func best2opt(d *tour.Dist, t []int32, abort func(evaluated int64) bool) (best int64, bi, bj int) {
 	n := len(t)
 	m := d.Matrix()
@@ -344,9 +339,7 @@ func swapDelta(d *tour.Dist, t []int32, i, j int) int64 {
 	return tour.DeltaSwapEdges(d, t[(i+n-1)%n], t[i], t[(i+1)%n], t[(j+n-1)%n], t[j], t[(j+1)%n])
 }
 
-// bestSwap returns the most negative pair-exchange delta over all pairs
-// of positions i < j and the pair (Luong et al.'s swap neighbourhood),
-// ties to the first in row order; abort is as for best2opt.
+// bestSwap returns the most negative pair-exchange delta and its pair i < j (first in row order); abort as for best2opt.
 func bestSwap(d *tour.Dist, t []int32, abort func(evaluated int64) bool) (best int64, bi, bj int) {
 	n := len(t)
 	// rem[j]: the two tour edges at position j, removed by any swap of j

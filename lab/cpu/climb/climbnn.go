@@ -11,11 +11,8 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// 2opt-climb's default climbs (start nn) start from randomized
-// nearest-neighbour tours, as on the GPU, and look for moves joining a
-// city to a nearest one (2·k·n evaluations a pass instead of n²/2), with a
-// whole-neighbourhood pass when none improves, so they still end at a
-// 2-opt minimum. start random keeps O'Neil & Burtscher's climbs.
+// 2opt-climb's nn climbs start from randomized nearest-neighbour tours and scan near moves, with a whole pass when none
+// improves; start random keeps O'Neil & Burtscher's climbs.
 
 // OptClimbStart is 2opt-climb's option for its start tours: "nn" (the
 // default climbs above) or "random" (O'Neil & Burtscher's).
@@ -40,10 +37,8 @@ func climbStart(ctx context.Context, in *solver.Instance, nb *neighbor.Lists, se
 	return runctl.To32(t)
 }
 
-// bestNear2opt returns the most negative delta among the 2-opt moves that
-// add an edge from a city a to one of its candidates c in nb (k per
-// city), and the move as positions i < j of the removed edges; c is tried
-// while d(a, c) is below one of a's tour edges. abort is as for best2opt.
+// bestNear2opt returns the most negative delta of the 2-opt moves adding an edge from a city to a candidate, as
+// positions i < j; abort as for best2opt.
 func bestNear2opt(d *tour.Dist, t, pos, nb []int32, k int, abort func(evaluated int64) bool) (best int64, bi, bj int) {
 	n := len(t)
 	var pending int64

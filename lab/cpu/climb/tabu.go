@@ -19,10 +19,8 @@ func swapMoveIndex(n, i, j int) int {
 	return i*(2*n-1-i)/2 + j - i - 1
 }
 
-// swapTabu is a tabu search over the pair-exchange neighbourhood: each
-// iteration applies the best admissible swap, improving or not. A swap
-// made at iteration it is tabu until it+1+tenure (until[k]) unless it
-// beats the best (aspiration); ties go to the first pair in row order.
+// swapTabu is a tabu search over pair exchanges: the best admissible swap each iteration, tabu until until[k] unless it
+// beats the best.
 type swapTabu struct {
 	d      *tour.Dist
 	n      int
@@ -54,9 +52,7 @@ func (s *swapTabu) admissible(k int, delta int64) bool {
 	return s.until[k] <= s.it || s.cur+delta < s.bestL
 }
 
-// choose returns the best admissible swap (ok false when every swap is
-// tabu), pricing row i from three rows of distances (P, A, N) that shift
-// from row to row, the same deltas as swapDelta.
+// choose returns the best admissible swap (ok false when all are tabu), pricing rows from three shifting distance rows.
 func (s *swapTabu) choose() (best int64, bi, bj int, ok bool) {
 	n, t, d := s.n, s.t, s.d
 	for j := range t {

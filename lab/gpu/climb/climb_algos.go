@@ -6,9 +6,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// Algorithm names of the GPU climbers and of 2opt-ils; they are shared with
-// the CPU engines so the registry pairs them (solver.Resolve picks the
-// backend).
+// Algorithm names of the GPU climbers and 2opt-ils, shared with the CPU engines.
 const (
 	AlgoTwoOptClimb = "2opt-climb"
 	AlgoTwoOptILS   = "2opt-ils"

@@ -20,10 +20,7 @@ var (
 	}}
 )
 
-// climbLimit is 2opt-climb's default time limit (device.Impl.Limit):
-// none with a restarts budget on the fused climber; the batch climber,
-// which twoOptClimb picks where the fused one does not fit GPU 0, keeps
-// the default under one too.
+// climbLimit is 2opt-climb's default time limit: none with a restarts budget on the fused climber.
 func climbLimit(in *solver.Instance, p solver.Params) time.Duration {
 	if cfg, err := ClimbSpec.Parse(in, p); err == nil && cfg.Restarts != 0 && fusedFits(in.N) {
 		return 0
@@ -31,9 +28,7 @@ func climbLimit(in *solver.Instance, p solver.Params) time.Duration {
 	return solver.DefaultTimeLimit
 }
 
-// fusedFits reports whether the fused climber takes n cities on GPU 0,
-// as twoOptClimb decides it (planClimb); true when no run opens, where no
-// climber runs at all and the restarts budget stays the run's end.
+// fusedFits reports whether the fused climber takes n cities on GPU 0 (true when no run opens).
 func fusedFits(n int) bool {
 	r, err := device.NewRun()
 	if err != nil {

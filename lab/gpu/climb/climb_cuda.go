@@ -40,9 +40,7 @@ const (
 	climbMaxN = 65535
 )
 
-// climbSharedBytes is the fused climber's dynamic shared memory: the tour's
-// coordinates (n+2: the first again and a far point) and edge lengths
-// (n+1), its city ids, a candidate per thread.
+// climbSharedBytes is the fused climber's dynamic shared memory: coordinates, edge lengths, ids and candidates.
 func climbSharedBytes(n, threads int) int {
 	b := (n+2)*8 + (n+1)*4 + n*4
 	b = (b + 7) &^ 7
@@ -57,10 +55,7 @@ func climbKernelThreads(name string) int {
 	return climbThreads
 }
 
-// climbKernelFor names the climber variant for n cities (R rows per thread,
-// block size): more rows save square roots but take registers and waste
-// more of a pass near the diagonal; the sizes are where
-// BenchmarkClimbVariants ranked them (docs/DECISIONS.md#climb-variants).
+// climbKernelFor names the climber variant for n cities, as BenchmarkClimbVariants ranked them (docs/DECISIONS.md#climb-variants).
 func climbKernelFor(n int) string {
 	switch {
 	case n < 1500:
@@ -185,10 +180,7 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 	return climbFusedOn(ctx, e, in, p, cfg, snaps, []*device.Run{r}, []climbPlan{pl}, start, nil, nil)
 }
 
-// twoOptClimbOn is 2opt-climb on the contexts sel: the fused climber's
-// slots on every one of them, the climbs in all (restarts) shared out, the
-// host taking the best tour of all between launches as it does on one.
-// Tours too large for a block's shared memory climb on GPU 0 alone.
+// twoOptClimbOn is 2opt-climb on the contexts sel, the restarts shared out; tours too large for a block climb on GPU 0 alone.
 func twoOptClimbOn(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, sel []device.DevSlot) (solver.Result, error) {
 	return twoOptClimbFaulty(ctx, e, in, p, snaps, sel, nil)
 }
@@ -247,10 +239,8 @@ func twoOptClimbFaulty(ctx context.Context, e solver.Engine, in *solver.Instance
 	return climbFusedOn(ctx, e, in, p, cfg, snaps, use, plans, start, notes, fault)
 }
 
-// climbFusedOn is 2opt-climb with the fused climber on runs (plans: each
-// one's launch): resident climber slots run climb after climb; between
-// launches the host takes the best slot's tour of every run when it is the
-// shortest yet. A run that fails ends its share and the others go on.
+// climbFusedOn is 2opt-climb with the fused climber on runs; between launches the host takes the shortest tour;
+// a failed run ends its share.
 func climbFusedOn(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, cfg ClimbConfig, snaps chan solver.Snapshot, runs []*device.Run, plans []climbPlan, start time.Time, notes []string, fault func(i int) error) (solver.Result, error) {
 	settings := fusedSettings(cfg, runs, plans[0].slots)
 	blocks := settings.Blocks
@@ -301,9 +291,7 @@ func fusedSettings(cfg ClimbConfig, runs []*device.Run, slots int) solver.Settin
 	return s
 }
 
-// openShares gives each run its share of the climbers and restarts; a run
-// whose state cannot be set up is left out with a note. It returns the
-// runs used and the first error.
+// openShares gives each run its share of climbers and restarts, leaving out (with a note) one that fails.
 func (f *fusedClimb) openShares(in *solver.Instance, p solver.Params, cfg ClimbConfig, runs []*device.Run, plans []climbPlan, blocks int) (used []*device.Run, firstErr error) {
 	restarts := cfg.Restarts
 	for i, r := range runs {
@@ -496,11 +484,8 @@ func (f *fusedClimb) end() error {
 	return nil
 }
 
-// ClimbRate times the fused 2opt-climb kernel alone, as O'Neil and
-// Burtscher time theirs: every slot climbs from random tours, and one
-// launch of window after a warm-up is timed with device events. It returns
-// climbs and moves per second of kernel time and passes per climb; an error
-// when the tour does not fit a block's shared memory.
+// ClimbRate times the fused 2opt-climb kernel alone over random tours, as O'Neil and Burtscher do: climbs and moves per
+// second of kernel time and passes per climb.
 func ClimbRate(in *solver.Instance, warm, window time.Duration, seed uint64) (benchgpu.KernelRate, error) {
 	r, err := device.NewRunFor(in)
 	if err != nil {

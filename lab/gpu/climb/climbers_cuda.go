@@ -11,9 +11,7 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// climbers is the host's side of a random-restart climber batch
-// (2opt-climb, swap-climb). A climb only improves its tour, so the run's
-// best is the best tour seen, unfinished climbs included.
+// climbers is the host's side of a random-restart climber batch; a climb only improves, so the run's best is the best seen.
 type climbers struct {
 	l      *device.RunLoop
 	r      *device.Run
@@ -53,9 +51,7 @@ func climberTour(city []int32, B, k int) []int {
 	return device.Convert[int](city[k*n : (k+1)*n])
 }
 
-// offerUnfinished offers, when the run ends, the tours of the climbers
-// under way (climbing(k)), else Params.Start or the identity; the run's
-// note says when no climb finished.
+// offerUnfinished offers, when the run ends, the climbers' tours under way, else Params.Start or the identity.
 func (c *climbers) offerUnfinished(city []int32, B int, climbing func(k int) bool) {
 	for k := range B {
 		if !climbing(k) {

@@ -113,9 +113,7 @@ func (b *swapBatch) apply() error {
 	return b.r.Launch("swap_apply", b.B, 1, b.r.Block("swap_apply", 256), 0, b.r.Stream, b.tours, b.n, b.best, b.gx(), b.flags, b.passes)
 }
 
-// tune is the thread control: a wave per block size in cands (median of 3
-// timed launches after a warm-up), the fastest kept; a launch error ends
-// the waves. It returns every wave's outcome (context thread).
+// tune is the thread control: the fastest of a wave per block size in cands (median of 3 launches); it returns every wave.
 func (b *swapBatch) tune(cands []int) ([]LaunchTrial, error) {
 	var trials []LaunchTrial
 	bestBlock, bestMs := 0, 0.0
@@ -172,10 +170,8 @@ type swapTuneKey struct {
 	suffix string
 }
 
-// solveSwapClimb is the swap-climb engine: Luong et al.'s GPU local search
-// with the pair-exchange neighbourhood as random-restart best-improvement
-// climbing, a batch of climbers (the blocks option, or sized to the GPU)
-// with a thread per neighbour, restarted from random tours at local minima.
+// solveSwapClimb is the swap-climb engine: Luong et al.'s pair-exchange local search as random-restart climbing,
+// a thread per neighbour.
 func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	cfg, err := SwapSpec.Parse(in, p)

@@ -22,9 +22,7 @@ func init() {
 	}
 }
 
-// swapTabuState is the tabu search's device state beside a one-climber
-// swapBatch (swap.cu): tabu list, flags, ring, counters and best
-// tour; per is the moves each evaluation thread takes.
+// swapTabuState is the tabu search's device state beside a one-climber swapBatch; per is the moves a thread evaluates.
 type swapTabuState struct {
 	tabu, flag, ring, state, best cu.DevicePtr
 	tenure, per                   int
@@ -71,10 +69,8 @@ func (b *swapBatch) tuneTabu(pers []int) error {
 	return nil
 }
 
-// solveSwapTabu is swap-climb with the tabu option: Luong et al.'s tabu
-// search, the whole iteration on the device, the host reading the counters
-// every few dozen iterations. The rules are lab/cpu/climb/tabu.go's, ties
-// included, so with dist=matrix both follow the same trajectory.
+// solveSwapTabu is swap-climb with the tabu option: Luong et al.'s tabu search on the device by lab/cpu/climb/tabu.go's
+// rules, ties included, so with dist=matrix both follow the same trajectory.
 func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, matrix bool, cfg SwapConfig) (solver.Result, error) {
 	iters, tenure, per := cfg.Tabu, cfg.Tenure, cfg.Per
 	start := time.Now()
@@ -151,9 +147,7 @@ func (b *swapBatch) setUpTabu(t []int, l0 int64, tenure, per int) error {
 	return b.upload(0, t)
 }
 
-// tuneTabuLaunch picks the block size and, unless asked, the moves per
-// thread; a fixed block size keeps one thread per neighbour (context
-// thread).
+// tuneTabuLaunch picks the block size and, unless asked, the moves per thread (context thread).
 func (b *swapBatch) tuneTabuLaunch(threads, per int) error {
 	key := swapTuneKey{b.n, 1, fmt.Sprintf("%s/tabu/%d", b.dist.Suffix, per)}
 	switch {

@@ -93,9 +93,7 @@ func (b *twoOptBatch) eval() error {
 	return err
 }
 
-// evalPass queues an evaluation of every move of every tour in launches of
-// at most evalChunkTiles tiles, asking stop between them; complete is false
-// when stop said yes.
+// evalPass evaluates every move of every tour in launches of at most evalChunkTiles tiles; complete is false when stop said yes.
 func (b *twoOptBatch) evalPass(stop func() bool) (complete bool, err error) {
 	if b.tiles <= evalChunkTiles {
 		return true, b.r.Launch("twoopt_eval", b.tiles, b.B, evalThreads, 0, b.r.Stream, b.pts, b.n, b.T, b.best)
@@ -146,9 +144,7 @@ func EvalBatch(n int) (int, error) {
 	return evalBatch(n, d.Info.Multiprocs), nil
 }
 
-// EvalRate measures the 2-opt evaluation kernel alone: moves per second
-// over random tours of n random cities, timed with device events over
-// passes launches (<= 0: about 3e10 moves, 3 to 1000) after a warm-up.
+// EvalRate measures the 2-opt evaluation kernel's moves per second over random tours of n cities with device events.
 func EvalRate(n, passes int, seed uint64) (benchgpu.KernelRate, error) {
 	r, err := device.NewRun()
 	if err != nil {
@@ -201,11 +197,8 @@ func EvalRate(n, passes int, seed uint64) (benchgpu.KernelRate, error) {
 	return benchgpu.KernelRate{MovesPerSec: movesPerSec, Device: r.Dev.Label}, err
 }
 
-// twoOptLocalSearch runs GPU passes on tour t (batch slot 0), each applying
-// the tiles' improving, pairwise disjoint best moves after an exact
-// re-check (Rocki & Suda's many moves per pass), until none is left
-// (converged) or ctx or the deadline stops it; pass, when not nil, runs
-// after every applied pass. It returns the moves evaluated and passes run.
+// twoOptLocalSearch runs GPU passes on tour t, each applying the disjoint best moves after an exact re-check (Rocki & Suda),
+// until converged, ctx or the deadline; it returns the moves evaluated and passes run.
 func twoOptLocalSearch(ctx context.Context, b *twoOptBatch, in *solver.Instance, xy []float32, scale float64, t []int, deadline time.Time, pass func()) (moves, passes int64, converged bool, err error) {
 	cands := make([]device.TwoOptMove, 0, min(b.tiles, 1<<20))
 	stop := func() bool { return ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) }
@@ -249,9 +242,7 @@ func twoOptLocalSearch(ctx context.Context, b *twoOptBatch, in *solver.Instance,
 	}
 }
 
-// TwoOptILS is the 2opt-ils engine: Rocki & Suda's GPU 2-opt inside
-// iterated local search from Params.Start or a greedy tour, segment-local
-// double-bridge kicks, a kicked tour accepted when no worse.
+// TwoOptILS is the 2opt-ils engine: Rocki & Suda's GPU 2-opt inside iterated local search with local double-bridge kicks.
 func TwoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	r, err := device.NewRunForIn(ctx, in)
@@ -306,9 +297,7 @@ type twoOptDescent struct {
 	scale float64
 }
 
-// descend improves cur in place and reports whether it reached a local
-// minimum (only then is it polished: from a cut tour the polish would be a
-// whole CPU 2-opt run).
+// descend improves cur in place and reports whether it reached a local minimum (only then is it polished).
 func (d *twoOptDescent) descend(cur []int) (converged bool, err error) {
 	l := d.l
 	mv, _, converged, err := twoOptLocalSearch(l.Ctx, d.b, l.In, d.xy, d.scale, cur, l.Deadline, func() {
@@ -330,19 +319,15 @@ func (d *twoOptDescent) descend(cur []int) (converged bool, err error) {
 	return converged, err
 }
 
-// The batch climber's start tours: randomized nearest-neighbour tours over
-// this many candidates, the second nearest at this share of the steps, up
-// to this many cities.
+// The batch climber's start tours: randomized nearest-neighbour tours with these settings, up to this many cities.
 const (
 	climbHostNNNeighbors = 8
 	climbNNSecond        = 0.03
 	climbHostNNMaxN      = 200000
 )
 
-// twoOptClimb is the 2opt-climb engine: O'Neil & Burtscher's random-restart
-// hill climbing, by the fused climber where the tour fits a block's shared
-// memory, else by a climber per tour of a batch (batchClimb); the best
-// climb is polished with exact 2-opt.
+// twoOptClimb is the 2opt-climb engine: O'Neil & Burtscher's random-restart climbing, fused where the tour fits a block,
+// else a climber per tour (batchClimb); the best climb is polished with exact 2-opt.
 func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	r, err := device.NewRunFor(in)
@@ -451,9 +436,7 @@ func (c *batchClimb) setUp() error {
 	})
 }
 
-// restart uploads climber k's next start tour (the context thread):
-// Params.Start once, else a randomized nearest-neighbour tour while the
-// lists and the time allow, else a uniformly random one.
+// restart uploads climber k's next start tour: Params.Start once, else randomized nearest-neighbour, else random.
 func (c *batchClimb) restart(k int) error {
 	l, n := c.l, c.l.In.N
 	var t []int

@@ -49,9 +49,7 @@ type pspmRun struct {
 	greedy   []int // the start of a fitted schedule (nil: none)
 }
 
-// solvePSPM runs PSPM (SSPM: one block; PSSM: one thread per block) on
-// Lam et al.'s schedule or one fitted to the time limit (pspmSchedule),
-// with a share of the searches on every context of sel (pspmGroup).
+// solvePSPM runs PSPM (SSPM: one block; PSSM: one thread per block) on Lam et al.'s or a fitted schedule over the contexts sel.
 func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, shape pspmShape, sel []device.DevSlot, hooks pspmHooks) (solver.Result, error) {
 	start := time.Now()
 	fit := cooling.FitsToLimit(ctx, p)
@@ -91,10 +89,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	return g.finish(e, sink, start, stopped)
 }
 
-// setUpShares sets up a copy of s on each run, its share of the
-// searches; a run that cannot take it is left out with a note. It returns
-// every share (their pinned memory is freed when the run ends) and the
-// first error.
+// setUpShares sets up a copy of s on each run with its share of the searches, leaving out (with a note) one that fails.
 func (g *pspmGroup) setUpShares(s *pspmRun, runs []*device.Run, seed uint64) (all []*pspmRun, first error) {
 	for i, r := range runs {
 		c := *s
@@ -128,9 +123,7 @@ func freeHosts(all []*pspmRun) {
 	}
 }
 
-// plan sets the group's schedule from its first share's parameters (p:
-// the caller's) and the iterations of a launch to the run's deadline
-// (zero: none), and returns it.
+// plan sets the group's schedule from its first share and the iterations of a launch to the deadline (zero: none).
 func (g *pspmGroup) plan(p solver.Params, deadline time.Time, fit bool) time.Time {
 	lead := g.shares[0]
 	g.sched = newPSPMSchedule(lead.p, lead.n, lead.draw, fit, deadline)
@@ -144,13 +137,8 @@ func (g *pspmGroup) plan(p solver.Params, deadline time.Time, fit bool) time.Tim
 	return deadline
 }
 
-// pspmGroup is one PSPM run over one or more contexts: a share of the
-// searches on each (its pspmRun), one schedule whose segments every share
-// runs side by side, and the global best exchanged at the schedule's
-// synchronisations (every k temperature steps): the host gathers each
-// share's best, keeps the best of all and hands it to the others, whose
-// searches start the next segment from it as one device's do (with
-// islands, a share's first island does).
+// pspmGroup is one PSPM run over one or more contexts: a share of the searches on each, one schedule, and the global best
+// exchanged through the host at the schedule's synchronisations.
 type pspmGroup struct {
 	shares      []*pspmRun // the shares still running
 	sel         []device.DevSlot
@@ -180,10 +168,8 @@ type pspmHooks struct {
 	exchange func(g *pspmGroup, before []int64)
 }
 
-// each runs f on every share, each on its run's thread, side by side. A
-// share whose call fails ends there (its run closes with the others) and
-// the run goes on with the rest, saying so in the result's note; when
-// every share fails, the first error.
+// each runs f on every share on its run's thread; a failed share ends there, noted,
+// the others go on (all failed: the first error).
 func (g *pspmGroup) each(f func(s *pspmRun) error) error {
 	errs := device.OnEach(len(g.shares), func(i int) error {
 		s := g.shares[i]
@@ -270,11 +256,8 @@ func (g *pspmGroup) anneal(ctx context.Context, sink *solver.Sink, deadline time
 	return stopped, nil
 }
 
-// sync gathers every share's best (pspm_sync), keeps the best of all as
-// the global best and, when exchange, gives it to the shares whose own is
-// worse; exchange also starts the next segment's searches from it, or,
-// with islands, each from its island's best (a share's first island from
-// the global best it was handed).
+// sync gathers every share's best, keeps the global best and, with exchange, hands it to the worse shares and starts
+// the next segment from it (islands: from each island's best).
 func (g *pspmGroup) sync(exchange bool) error {
 	if err := g.each((*pspmRun).syncBest); err != nil {
 		return err
@@ -324,9 +307,7 @@ func (g *pspmGroup) sync(exchange bool) error {
 	return nil
 }
 
-// exchangeIslands queues pspm_exchange: every search starts the next
-// segment from its island's best, the first island from the global best
-// when another context handed a better one over.
+// exchangeIslands queues pspm_exchange: each search starts from its island's best, the first island from a better global one.
 func (s *pspmRun) exchangeIslands() error {
 	handed := int64(0)
 	if s.handed {
@@ -387,9 +368,7 @@ func (g *pspmGroup) finish(e solver.Engine, sink *solver.Sink, start time.Time, 
 	return res, err
 }
 
-// pspmShape is what sets the GPU annealers apart: one search of parallel
-// moves (sspm), or parallel searches of one move each (pssm); neither:
-// pspm.
+// pspmShape sets the GPU annealers apart: one search of parallel moves (sspm), searches of one move (pssm), or pspm.
 type pspmShape struct{ oneSearch, oneMove bool }
 
 // newPSPMRun reads engine's options (of shape) and checks what the
@@ -447,9 +426,7 @@ func (s *pspmRun) launch(seg pspmSegment) error {
 	return r.Sync("pspm")
 }
 
-// segLen is the longest segment of the kernel's moves: the seg option
-// (1 where the engine has none), at most n - 3 so that a segment always
-// has a place to go.
+// segLen is the kernel's longest segment: the seg option (1 without one), at most n - 3.
 func (s *pspmRun) segLen() int64 {
 	return int64(max(1, min(s.cfg.Seg, s.n-3)))
 }
@@ -564,9 +541,8 @@ func (s *pspmRun) searches(def int) (int, error) {
 	return s.tb, nil
 }
 
-// launchBudget is the iterations per search of one launch: whole steps of
-// Lam's schedule while a step is short, else parts of one; fewer with more
-// searches than a wave, or with the city records in global memory.
+// launchBudget is a launch's iterations per search: whole steps of Lam's schedule
+// while short, fewer past a wave or in global memory.
 func (s *pspmRun) launchBudget() int64 {
 	wave := int64(s.pl.perSM * s.r.Dev.Info.Multiprocs)
 	budget := max(1, min(pspmLaunchIters, pspmLaunchIters*wave/int64(s.tb)))

@@ -9,9 +9,7 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// pspmDraw is how a run draws its moves: uniform, or, from step fromStep
-// on, beside one of c's k nearest cities on the lanes not in mix (lists:
-// n*k, padded to even; nil when never used).
+// pspmDraw is how a run draws its moves: uniform, or from fromStep beside one of c's k nearest cities on the lanes not in mix.
 type pspmDraw struct {
 	lists    []uint16
 	k        int
@@ -27,10 +25,7 @@ const pspmNNFromScale = 3
 // pspmMixLanes are the lanes that stay uniform in draw auto and mixed.
 const pspmMixLanes = 0xaaaaaaaa
 
-// pspmDrawOf sets up the draw of c's draw, nnk and nnfrom options: auto is
-// uniform down to nnfrom, then mixed; nn and mixed start at nnfrom when
-// given, else at once. Where the lists do not fit (pspmNNUnfit), nn and
-// mixed are refused and auto stays uniform.
+// pspmDrawOf sets up the draw, nnk and nnfrom options' draw; where the lists do not fit (pspmNNUnfit) nn and mixed are refused.
 func pspmDrawOf(in *solver.Instance, c pspmConfig, p solver.Anneal, steps int) (pspmDraw, error) {
 	d := pspmDraw{fromStep: int64(steps)}
 	mode, k := c.Draw, c.NNK
@@ -84,12 +79,8 @@ func pspmDrawOf(in *solver.Instance, c pspmConfig, p solver.Anneal, steps int) (
 // pspmNNKDefault is the nnk option's declared default.
 const pspmNNKDefault = 8
 
-// pspmBySize gives PSPM, from 100 to 499 cities (the range of Lam et
-// al.'s 20 instances), a draw of 16 nearest cities, where 16 left a lower
-// mean error than 8 on each of three seeds at the same moves per second
-// (docs/DECISIONS.md#pspm-nnk), and islands of 32 searches, which left a
-// third of the global exchange's mean error (docs/DECISIONS.md#pspm-island);
-// other sizes keep the declared 8 and the global exchange.
+// pspmBySize gives PSPM from 100 to 499 cities a draw of 16 nearest cities (docs/DECISIONS.md#pspm-nnk) and islands of 32
+// (docs/DECISIONS.md#pspm-island).
 var pspmBySize = solver.SizeTable{{From: 100, To: 500, Set: map[string]string{"nnk": "16", "island": "32"}}}
 
 // pspmDefaultNNK is engine's nnk default on n cities.

@@ -73,9 +73,7 @@ type pspmPlan struct {
 	teams    int // warps of 32 moves sharing one search (the tour layout), else 1
 }
 
-// pspmOccupancy returns how many blocks of blockDim threads with shared
-// bytes of dynamic shared memory of layout l's kernel an SM holds at once
-// (0: none fits); the device's occupancy API on the GPU, a model in tests.
+// pspmOccupancy returns how many blocks of layout l's kernel an SM holds (0: none); the occupancy API, or a model in tests.
 type pspmOccupancy func(l pspmLayout, blockDim, shared int) int
 
 // blockBytes is the device memory of one search: tour, archive, costs, and
@@ -141,12 +139,8 @@ func pspmFit(l pspmLayout, spb, n, tpb, nbrBytes int, occ pspmOccupancy) (pspmPl
 	return pl, per > 0
 }
 
-// pspmPlanFor picks the layout of a run of tpb moves per search on n
-// cities (Lam et al. Eq. 3, by the occupancy): a warp layout when one
-// fits, else a block; then the most in shared memory that keeps enough
-// searches resident per SM (85 % of the best, or a wave of tb on sms
-// SMs), the most resident, the fewest per block. nbrBytes > 0: the
-// neighbour lists' size.
+// pspmPlanFor picks the layout for tpb moves per search on n cities (Lam et al. Eq. 3): a warp layout where one fits, then
+// the most in shared memory that keeps enough searches resident.
 func pspmPlanFor(n, tpb, metric, tb, sms, nbrBytes int, occ pspmOccupancy) (pspmPlan, error) {
 	warp, block := pspmCandidates(n, tpb, metric, nbrBytes > 0)
 	var plans []pspmPlan
@@ -189,13 +183,8 @@ func pspmPlanFor(n, tpb, metric, tb, sms, nbrBytes int, occ pspmOccupancy) (pspm
 	return pick, nil
 }
 
-// pspmDefaultFor returns the plan and searches of a run whose blocks are
-// not given: a full wave (the plan's resident searches on every SM: 32
-// per SM on Lam et al.'s instances, whose records fit in shared memory),
-// or, when a wave keeps the city records in global memory, one search per
-// SM with its tour in shared memory (the tour layout where it fits),
-// whose faster chains a time limit rewards
-// (docs/DECISIONS.md#pspm-plan).
+// pspmDefaultFor returns the plan and searches of a run without blocks: a full wave, or one search per SM with its tour
+// in shared memory where a wave's records spill (docs/DECISIONS.md#pspm-plan).
 func pspmDefaultFor(n, tpb, metric, sms, nbrBytes int, occ pspmOccupancy) (pspmPlan, int, error) {
 	pl, err := pspmPlanFor(n, tpb, metric, 0, sms, nbrBytes, occ)
 	if err != nil {

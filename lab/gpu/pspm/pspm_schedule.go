@@ -12,10 +12,8 @@ import (
 // at the schedule's end temperature keeps (the cooling gets the rest).
 const pspmDescentShare = 0.1
 
-// pspmSegment is one annealing launch: iters iterations per search from
-// temperature step 0 at origin, ips iterations a step, T = t0·alpha^step;
-// the neighbour draw from step nnStep on; a synchronisation after it when
-// sync is set. steps are the whole steps it runs (a fitted schedule's).
+// pspmSegment is one annealing launch: iters per search from step origin, ips a step, the neighbour draw from nnStep,
+// then a synchronisation when sync is set.
 type pspmSegment struct {
 	iters, origin, ips int64
 	t0, alpha          float64
@@ -24,12 +22,8 @@ type pspmSegment struct {
 	steps              int64
 }
 
-// pspmSchedule splits a run into launches: Lam et al.'s schedule, or, when
-// a time limit (without explicit alpha or sweeps) would cut it short at the
-// measured rate, one fitted to the limit (cooling.Plan, re-aimed every
-// launch), then the descent at TEnd until the limit. A fitted schedule
-// draws from the neighbour lists from its first step, and its searches may
-// restart from a start tour at T no hotter than coolFrom.
+// pspmSchedule splits a run into launches: Lam et al.'s schedule, or one fitted to the time limit (cooling.Plan, re-aimed
+// every launch) then the descent at TEnd.
 type pspmSchedule struct {
 	p        solver.Anneal
 	n        int

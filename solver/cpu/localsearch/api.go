@@ -44,9 +44,7 @@ func (s *Search) Dist() *tour.Dist { return s.d }
 // nb[c*k : c*k+k].
 func (s *Search) Neighbors() (nb []int32, k int) { return s.nb, s.k }
 
-// SetNeighbors replaces the candidate lists by nb (k per city) and their
-// cached distances by nbd (NeighborDists of the same lists; nil: computed
-// on each look, or cached again by CacheNeighborDists).
+// SetNeighbors replaces the candidate lists by nb (k per city) and their distances by nbd (nil: computed).
 func (s *Search) SetNeighbors(nb []int32, k int, nbd []int32) {
 	s.nb, s.k, s.nbd = nb, k, nbd
 }
@@ -58,9 +56,7 @@ func (s *Search) SetRand(r *runctl.Rand) { s.r = r }
 // Rand returns the search's random stream.
 func (s *Search) Rand() *runctl.Rand { return s.r }
 
-// SetJournal turns the journal of reversals and kick rewrites on or off.
-// TryKick undoes a rejected kick from it and needs it on; a plain descent
-// runs faster without it.
+// SetJournal turns the journal on or off; TryKick needs it, a plain descent runs faster without.
 func (s *Search) SetJournal(on bool) { s.record = on }
 
 // ClearJournal forgets the journal's entries.
@@ -90,9 +86,7 @@ func (s *Search) SetKickFrom(cities []int32) { s.kickFrom = cities }
 // runs with, nil when its deep move is another.
 func (s *Search) FiveOptState() *FiveOpt { return s.k5 }
 
-// SetSplit sets how many goroutines share a reversal of at least
-// splitMin cities (0 or 1: the caller's goroutine alone), for a search
-// that runs while other workers idle.
+// SetSplit sets how many goroutines share a reversal of at least splitMin cities (0 or 1: one).
 func (s *Search) SetSplit(w int) { s.split = w }
 
 // LoadLength loads tour t (copied) and its positions, taking its length l
@@ -116,10 +110,7 @@ func (s *Search) LoadPositions(t, pos []int32, l int64) {
 // CopyFrom loads the tour of o, a search over the same cities.
 func (s *Search) CopyFrom(o *Search) { s.LoadPositions(o.tour, o.pos, o.length) }
 
-// LoadPath readies s, reusing its buffers, or a new search when s is nil
-// or too small, for the m cities 0..m-1 of d in that order, with
-// candidate lists nb (k per city) whose distances it caches again; the
-// queue must be empty. It returns the search.
+// LoadPath readies s (new when nil or small) for cities 0..m-1 of d in order, with lists nb; the queue must be empty.
 func (s *Search) LoadPath(d *tour.Dist, nb []int32, k, m int) *Search {
 	if s == nil || cap(s.tour) < m {
 		s = &Search{tour: make([]int32, m, m+m/4), pos: make([]int32, m, m+m/4), q: tour.NewQueue(m + m/4)}

@@ -1,21 +1,10 @@
 package localsearch
 
-// The bridge move is the non-sequential 4-opt move no sequential move
-// makes: two 2-exchanges, each of which alone splits the tour into two
-// cycles, together one tour (the double bridge, P Q R S → P S R Q or
-// P R' S' Q). From t1 it removes (t1,t2), adds (t2,t3) to a candidate t3
-// of t2 and removes (t3,t4) on the side that closes the cycle t2..t3
-// with (t4,t1), taking this split only when it alone gains; then it
-// joins the two cycles: a tour edge (t5,t6) of the smaller one, within
-// bridgeMaxCycle cities, a candidate t7 of t6 in the other and a tour
-// edge (t7,t8) there, (t6,t7) and (t8,t5) added. On drilling instances
-// (rl5934) such pairs are most of what separates the 5-opt move's local
-// optima from LKH-3's tours, which its non-sequential Gain23 search finds
-// (docs/DECISIONS.md#bridge).
+// The bridge move is the non-sequential 4-opt double bridge: a gaining 2-exchange that splits the tour into two
+// cycles, joined by a second through the smaller cycle (within bridgeMaxCycle cities). On drilling instances such
+// moves separate the 5-opt move's optima from LKH-3's tours (docs/DECISIONS.md#bridge).
 
-// bridgeMaxCycle is the most cities of the smaller cycle whose edges the
-// bridge move tries as its third removed edge: 1,000 ended shorter than
-// 50 on rl5934 (2 cores, 20 s, seeds 2 and 3).
+// bridgeMaxCycle is the most cities of the smaller cycle the bridge move tries (1,000 beat 50 on rl5934).
 const bridgeMaxCycle = 1000
 
 // tryBridge looks for an improving bridge move from t1 and applies the
@@ -71,9 +60,7 @@ func (s *Search) tryBridge(t1 int32) bool {
 	return false
 }
 
-// bridgeClose joins the two cycles of the split in k.t[0..3], of gain G:
-// the smaller one the arc of l cities from position a, the other the arc
-// lo..hi; it applies the first join that makes the whole move gain.
+// bridgeClose joins the split's two cycles (gain G) by the first join that makes the move gain.
 func (s *Search) bridgeClose(G int64, a, l, lo, hi int32) bool {
 	k := s.k5
 	d := s.d

@@ -2,16 +2,9 @@ package localsearch
 
 import "slices"
 
-// The sequential 5-opt move (Lin–Kernighan's basic move as Helsgaun
-// 2000 and 2009 describe it): from t1, remove the tour edge (t1,t2), add
-// (t2,t3) to a candidate t3 of t2, remove (t3,t4) with t4 beside t3, and
-// so on up to the fifth removed edge (t9,t10); after each removed edge
-// the move may close with (t2k,t1). Every partial gain (removed minus
-// added lengths before the closing edge) stays positive; a close is taken
-// when its total gain is positive and the exchange leaves one Hamiltonian
-// cycle, which the tour positions of t1..t2k tell in O(k log k)
-// (kFeasible). The first such close found is applied, as a few segment
-// reversals (kApply) that go through the journal.
+// The sequential 5-opt move (Lin–Kernighan as in Helsgaun 2000 and 2009): remove (t1,t2), add (t2,t3), and so on
+// to (t9,t10), closing with (t2k,t1) when the gain is positive and the tour stays one cycle (kFeasible); partial gains
+// stay positive. The first such close is applied (kApply, journaled).
 
 // maxK is the most edges a sequential move exchanges.
 const maxK = 5
@@ -23,24 +16,18 @@ type FiveOpt struct {
 	breadth [maxK - 1]int
 	t       [2 * maxK]int32 // t1..t2k at t[0..2k-1]; removed edge i is (t[2i], t[2i+1])
 
-	// the last feasibility check: the segments in tour order (segment j
-	// runs forward in the array from first[j] to last[j]) and the new
-	// tour as a sequence of segments from segment 0, each reversed or not
+	// the last feasibility check: the segments in tour order and the new tour as segments from segment 0
 	first, last [maxK]int32
 	seq         [maxK]int8 // segment index, +1, negated when reversed
 
-	// the chain of try5opt: the total gain of the steps applied (base),
-	// the best open step of the current one (openT, openK, openG) and the
-	// cities to queue on success
+	// the chain of try5opt: its gain (base), the best open step (openT, openK, openG) and the cities to queue
 	base    int64
 	openT   [2 * maxK]int32
 	openK   int
 	openG   int64
 	touched []int32
 
-	// the chain's excludable edges: where mark[c] is the chain's id,
-	// orig[c] holds c's tour neighbours from before the chain that the
-	// chain has not removed (-1 where it has)
+	// the chain's excludable edges: orig[c] holds c's untouched old neighbours where mark[c] is the chain's id
 	id   int32
 	mark []int32
 	orig [][2]int32
@@ -53,16 +40,8 @@ var kBreadth = [maxK - 1]int{5, 5, 3, 2}
 // searches that run one after another may share one.
 func NewFiveOpt() *FiveOpt { return &FiveOpt{breadth: kBreadth} }
 
-// try5opt looks for an improving sequential move from t1 and applies
-// the first it finds: a 5-opt step, or, where none closes with a gain, a
-// chain of them (Lin–Kernighan): the step with the best partial gain
-// that closes into a tour is applied and the search goes on from t1
-// with the closing edge as the next first removed edge. The last edge
-// an open step removes must be excludable, as in LKH: a tour edge from
-// before the chain that the chain has not removed yet, which ends every
-// chain within n steps; its other edges are free. A chain that never
-// gains is undone. Chains that go on while they can, rather than for 3
-// steps, made the local optima and the kicks far better
+// try5opt applies the first improving sequential move from t1: a 5-opt step, or else a Lin–Kernighan chain of the best
+// feasible open steps, whose last removed edge must be excludable (as in LKH); a chain that never gains is undone
 // (docs/DECISIONS.md#lk5-chains).
 func (s *Search) try5opt(t1 int32) bool {
 	k := s.k5
@@ -149,19 +128,13 @@ func (k *FiveOpt) exclude(s *Search, a, b int32) {
 	}
 }
 
-// excludable reports whether the tour edge (a, b) was in the tour when
-// the chain began and the chain has not removed it: an edge with an end
-// the chain has not touched is.
+// excludable reports whether tour edge (a, b) predates the chain and is not removed by it.
 func (k *FiveOpt) excludable(a, b int32) bool {
 	return k.mark[a] != k.id || k.mark[b] != k.id || k.orig[a][0] == b || k.orig[a][1] == b
 }
 
-// kStep extends a chain of i removed edges (t[0..2i-1]) whose removed
-// minus added lengths are G: an added edge from t[2i-1] to a candidate,
-// the removed edge beside it, then a close or a deeper step. At the
-// deepest level it keeps the feasible close with the largest G whose
-// last removed edge is excludable in openT, openK and openG for the next
-// step of a chain.
+// kStep extends a chain of i removed edges of gain G by an added and a removed edge, then closes or goes deeper; at the
+// deepest level it keeps the best feasible excludable close for the chain's next step.
 func (s *Search) kStep(i int, G int64) bool {
 	k := s.k5
 	d := s.d
@@ -224,15 +197,8 @@ func (k *FiveOpt) removed(i int, a, b int32) bool {
 	return false
 }
 
-// kFeasible reports whether removing the k edges (t[2i], t[2i+1]) and
-// adding (t[2i+1], t[2i+2]) and the closing (t[2k-1], t[0]) leaves one
-// Hamiltonian cycle. The removed edges cut the tour into k segments;
-// sorted by position, segment j runs from the later end of removed edge
-// j to the earlier end of removed edge j+1. Each end of a removed edge is
-// a slot (a city in two removed edges has two), the added edges pair the
-// slots, and the walk along segments and added edges from segment 0 must
-// meet all k segments before it returns. On success it leaves the
-// segments and the new order in k5.first, last and seq for kApply.
+// kFeasible reports whether the k-exchange in t leaves one Hamiltonian cycle: the walk along segments and added
+// edges from segment 0 meets all k segments. It leaves the segments and order in k5 for kApply.
 func (s *Search) kFeasible(kk int) bool { return s.kFeasibleMates(kk, kMate) }
 
 // kFeasibleMates is kFeasible with the added edges joining the slots as
@@ -243,9 +209,7 @@ func (s *Search) kFeasibleMates(kk int, mate func(x int8, kk int) int8) bool {
 	return s.k5.kWalkMates(kk, &sg, mate)
 }
 
-// kSegs are the segments a k-exchange cuts the tour into, in array
-// order: the segment of each slot of t (seg), whether the slot starts it
-// (starts), and each segment's first and last slot.
+// kSegs are a k-exchange's segments in array order: each slot's segment, whether it starts one, and their ends.
 type kSegs struct {
 	seg                [2 * maxK]int8
 	starts             [2 * maxK]bool
@@ -311,10 +275,7 @@ func kMate(x int8, kk int) int8 {
 	return x - 1
 }
 
-// kWalkMates walks the new tour from segment 0 through the added edges
-// (mate: the slot each joins a slot to),
-// recording the segments in k.seq, and reports whether it visits all kk
-// segments before it comes back.
+// kWalkMates walks the new tour from segment 0 through the added edges (mate) into k.seq; true when it meets all kk.
 func (k *FiveOpt) kWalkMates(kk int, sg *kSegs, mate func(x int8, kk int) int8) bool {
 	k.seq[0] = 1
 	out := sg.endSlot[0]
@@ -337,10 +298,7 @@ func (k *FiveOpt) kWalkMates(kk int, sg *kSegs, mate func(x int8, kk int) int8) 
 	}
 }
 
-// kApply applies the move kFeasible accepted: the segments after
-// segment 0 are rearranged into the order k5.seq by the fewest
-// reversals of consecutive segments (kPlans), each a 2-opt move on the
-// tour (Search.move2: the shorter side reversed, journaled).
+// kApply applies kFeasible's move: the fewest reversals of consecutive segments into k5.seq, each a journaled 2-opt move.
 func (s *Search) kApply(kk int) {
 	k := s.k5
 	m := kk - 1
@@ -392,10 +350,7 @@ func (s *Search) kApply(kk int) {
 	}
 }
 
-// kPlans[m] maps each arrangement of m segments (kEncode: segment index
-// 0..m-1, | 8 when reversed) to the shortest sequence of reversals of
-// places i..j that makes it from the identity, found by breadth-first
-// search at init.
+// kPlans[m] maps each arrangement of m segments (kEncode) to the fewest reversals that make it, found by BFS at init.
 var kPlans [maxK][]([][2]int8)
 
 // kEncode packs an arrangement into an index: 4 bits per place.

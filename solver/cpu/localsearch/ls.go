@@ -8,13 +8,9 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// Search is a local search over an array tour with a position index: 2-opt
-// and Or-opt moves from neighbour lists, driven by a queue of cities whose
-// don't-look bit is off (Bentley 1992), every move applied as one to three
-// reversals of the shorter side. Optionally sequential 3-opt moves
-// (two 2-opt steps, Lin–Kernighan style, depth 3) and random-k-best
-// pivoting. A journal of the reversals and kick rewrites lets an iterated
-// local search undo a rejected kick in the time it took to make it.
+// Search is a local search over an array tour with a position index: 2-opt and Or-opt from neighbour lists, driven by
+// a don't-look-bit queue (Bentley 1992), moves applied as reversals of the shorter side; optionally deeper moves and
+// random-k-best pivoting. Its journal lets an iterated local search undo a rejected kick.
 type Search struct {
 	d    *tour.Dist
 	n    int
@@ -29,17 +25,12 @@ type Search struct {
 	// q holds the cities to examine (don't-look bit off).
 	q tour.Queue
 
-	// improve looks for an improving move around a city and applies it;
-	// deep is the move tried after 2-opt and Or-opt and close3 the end of
-	// the chain's first step: all three chosen once from the move set
-	// (SetMoves), as LKH picks its BestMove at set-up.
+	// improve, deep (after 2-opt and Or-opt) and close3 are chosen once from the move set, as LKH picks its BestMove.
 	improve func(s *Search, c int32) bool
 	deep    func(s *Search, c int32) bool
 	close3  func(s *Search, t1, t2, t3, t4 int32, g2 int64) bool
 	depth   int // steps after the first of a sequential move (1: 3-opt), at most MaxDepth
-	// nbd caches the distances to the candidates, nbd[c*k+i] = d(c,
-	// nb[c*k+i]) (cacheNbDist, NeighborDists); nil: computed. Whoever changes
-	// nb, k or d after caching must drop it or cache again.
+	// nbd caches the candidates' distances (NeighborDists; nil: computed); changing nb, k or d must drop or refresh it.
 	nbd   []int32
 	chain [2 * MaxDepth]int32
 	// vt holds the virtual tours of extendVirtual, one per level
@@ -53,9 +44,7 @@ type Search struct {
 	saved   []int32 // kick windows' old contents
 	cands   []lsMove
 
-	// fixed holds the fixed-edge partners of city c at fixed[2c] and
-	// fixed[2c+1] (-1: none); nil when the instance has no fixed edges.
-	// No move removes a fixed edge.
+	// fixed holds city c's fixed-edge partners at fixed[2c] and fixed[2c+1] (-1: none; nil: no fixed edges).
 	fixed []int32
 
 	// k5 is the state of the sequential 5-opt move (FiveOpt.go) when it is
@@ -66,9 +55,7 @@ type Search struct {
 	// removed edge leaves one of them): a worker's region of the tour.
 	kickFrom []int32
 
-	// split, when over 1, is how many goroutines share a reversal of at
-	// least splitMin cities: set while the other workers idle, as in the
-	// partition search's stitch on the whole tour.
+	// split, when over 1, is how many goroutines share a reversal of at least splitMin cities.
 	split int
 }
 
@@ -76,9 +63,7 @@ type Search struct {
 // starting them costs more than the swaps.
 const splitMin = 1 << 15
 
-// jop is one journal entry: a reversal of positions i..j (exactly that
-// range), or a window of w cities from position i whose old contents
-// start at saved[j].
+// jop is one journal entry: a reversal of positions i..j, or a window of w cities from i, old contents at saved[j].
 type jop struct {
 	i, j, w int32
 }
@@ -131,9 +116,7 @@ func (s *Search) isFixed(a, b int32) bool {
 	return s.fixed != nil && (s.fixed[2*a] == b || s.fixed[2*a+1] == b)
 }
 
-// New returns a search over tour t (copied) of the cities of d, with
-// candidate lists nb (k per city: city c's at nb[c*k : c*k+k]), 2-opt
-// moves only (SetMoves), no fixed edges and an empty queue.
+// New returns a search over tour t (copied) with candidate lists nb (k per city), 2-opt only, an empty queue.
 func New(d *tour.Dist, nb []int32, k int, t []int32) *Search {
 	n := len(t)
 	s := &Search{d: d, n: n, nb: nb, k: k, tour: make([]int32, n), pos: make([]int32, n),
@@ -151,9 +134,7 @@ type MoveSet struct {
 	Depth    int  // steps of the chain after its first (1: 3-opt), clamped to 1..MaxDepth
 	Or3      bool // with ThreeOpt, also the pure 3-opt moves of tryOr3
 	RKBI     int  // >0: random-k-best-improvement pivoting among this many
-	// FiveOpt, when set, makes the sequential 5-opt move (FiveOpt.go), with
-	// this scratch state, the move after 2-opt and Or-opt, in place of the
-	// chain and of RKBI pivoting
+	// FiveOpt, when set, makes the sequential 5-opt move with this state the deep move, in place of the chain and RKBI
 	FiveOpt *FiveOpt
 	// Bridge, with FiveOpt, tries the non-sequential bridge move
 	// (bridge.go) where the 5-opt move finds nothing
@@ -239,16 +220,13 @@ func try3optPure(s *Search, c int32) bool  { return s.try3opt(c, true) }
 // (entries, 4 bytes each).
 const maxNbDist = 1 << 21
 
-// CacheNeighborDists caches the distances to every city's candidates, when they
-// fit the bound and an int32: the scans read them in order instead of
-// computing a square root (or reading a matrix row) per candidate.
+// CacheNeighborDists caches the candidates' distances where they fit, sparing a square root per candidate.
 func (s *Search) CacheNeighborDists() {
 	s.nbd = NeighborDists(s.d, s.nb, s.n, s.k, nil)
 }
 
-// NeighborDists returns the candidate distances of lists nb (k per city, n
-// cities) under d, nbd[c*k+i] = d(c, nb[c*k+i]), in buf when it is large
-// enough, or nil when they exceed maxNbDist entries or an int32.
+// NeighborDists returns the distances of lists nb under d (nbd[c*k+i] = d(c, nb[c*k+i])), in buf when large
+// enough; nil past maxNbDist entries or an int32.
 func NeighborDists(d *tour.Dist, nb []int32, n, k int, buf []int32) []int32 {
 	if len(nb) > maxNbDist || len(nb) != n*k {
 		return nil
@@ -349,9 +327,7 @@ func (s *Search) swap(i, j, k int32) {
 	}
 }
 
-// reverseSplit makes the swaps swaps of reverseExact(i, j) in s.split
-// goroutines, each a run of consecutive pairs: pairs touch disjoint
-// positions and cities.
+// reverseSplit makes reverseExact(i, j)'s swaps in s.split goroutines, each a run of disjoint pairs.
 func (s *Search) reverseSplit(i, j, swaps int32) {
 	n, w := int32(s.n), int32(s.split)
 	var wg sync.WaitGroup
@@ -399,10 +375,7 @@ func (s *Search) move2(a, b, c, dd int32) {
 	}
 }
 
-// moveOr moves the segment s1..s2 (s1 before s2 in the tour direction
-// where p = the city before s1) between c and dd = the city after c in
-// that direction; reversed puts s2 next to c. The segment and the edge
-// must not overlap.
+// moveOr moves segment s1..s2 (p before s1, nx after s2) between c and dd; reversed puts s2 next to c.
 func (s *Search) moveOr(p, s1, s2, nx, c, dd int32, reversed bool) {
 	s.move2(p, s1, c, dd) // p–c … nx–s2…s1–dd
 	s.move2(p, c, nx, s2) // p–nx … c–s2…s1–dd
@@ -433,16 +406,11 @@ func (s *Search) undo() {
 	s.saved = s.saved[:0]
 }
 
-// Optimize runs the queue until every don't-look bit is on, or until
-// stop returns true. stop is asked every few thousand moves evaluated and
-// every few thousand cities examined, so that a search whose moves are
-// all cut short (every distance 0) still looks at the clock.
-// It returns false when stop ended it, the queue left as it was.
+// Optimize runs the queue until every don't-look bit is on or stop, asked every few thousand moves or cities,
+// returns true; false leaves the queue as it was.
 func (s *Search) Optimize(stop func() bool) bool { return s.OptimizeFrom(stop, nil) }
 
-// OptimizeFrom is Optimize descending only from the cities keep accepts
-// (every city when keep is nil); keep is told of each popped city and may
-// set the others aside.
+// OptimizeFrom is Optimize descending only from the cities keep accepts (nil: all).
 func (s *Search) OptimizeFrom(stop func() bool, keep func(c int32) bool) bool {
 	next := s.moves + runctl.CheckEvery
 	for pops := 1; s.q.Len() > 0; pops++ {
@@ -466,9 +434,7 @@ func (s *Search) OptimizeFrom(stop func() bool, keep func(c int32) bool) bool {
 // improveCity looks for an improving move around c and applies it.
 func (s *Search) improveCity(c int32) bool { return s.improve(s, c) }
 
-// pickRKBI applies one of the rkbi best improving moves collected in
-// s.cands, chosen at random (Delévacq et al.'s pivoting rule), or with
-// none the deep move.
+// pickRKBI applies one of the rkbi best collected moves at random (Delévacq et al.), with none the deep move.
 func (s *Search) pickRKBI(c int32) bool {
 	if len(s.cands) == 0 {
 		return s.deep(s, c)
@@ -505,9 +471,7 @@ func (s *Search) applyMove(m lsMove) {
 	s.length += m.delta
 }
 
-// try2opt tries the 2-opt moves that add an edge from t1 to one of its
-// neighbours. With out nil it applies the first improving move; otherwise
-// it appends every improving move to out and applies none.
+// try2opt tries the 2-opt moves adding an edge from t1 to a neighbour: the first improving one, or with out every one collected.
 func (s *Search) try2opt(t1 int32, out *[]lsMove) bool {
 	d := s.d
 	nb := s.nb[int(t1)*s.k : int(t1)*s.k+s.k]
@@ -553,9 +517,7 @@ func (s *Search) try2opt(t1 int32, out *[]lsMove) bool {
 	return found
 }
 
-// orSeg is a segment s1..s2 of Or-opt (s1 first in the tour direction),
-// the cities p before it and nx after it, its positions p1..p2, and g,
-// the length saved by taking it out (closing p–nx).
+// orSeg is an Or-opt segment s1..s2 with p before and nx after it, its positions and g, the length its removal saves.
 type orSeg struct {
 	p, s1, s2, nx int32
 	p1, p2        int32
@@ -574,9 +536,8 @@ func inArc(p, lo, hi int32) bool {
 	return p >= lo || p <= hi
 }
 
-// orSegment returns the segment of l cities that starts (side 0) or ends
-// (side 1) at c, and whether taking it out saves anything without
-// removing a fixed edge.
+// orSegment returns the segment of l cities starting (side 0) or ending (1) at c, and
+// whether removing it saves without a fixed edge.
 func (s *Search) orSegment(c int32, l, side int) (orSeg, bool) {
 	s1, s2 := c, c
 	for i := 1; i < l; i++ {
@@ -594,9 +555,7 @@ func (s *Search) orSegment(c int32, l, side int) (orSeg, bool) {
 	return orSeg{p: p, s1: s1, s2: s2, nx: nx, p1: s.pos[s1], p2: s.pos[s2], g: g}, g > 0
 }
 
-// tryOr tries moving a segment of 1–3 cities that starts or ends at c
-// next to a neighbour of one of its ends. With out nil it applies the
-// first improving move; otherwise it appends every improving move to out.
+// tryOr tries moving a segment of 1–3 cities at c beside a neighbour of an end (out: collect, as try2opt).
 func (s *Search) tryOr(c int32, out *[]lsMove) bool {
 	found := false
 	for l := 1; l <= 3 && l <= s.n-5; l++ {
@@ -674,12 +633,8 @@ func (s *Search) tryInsert(seg *orSeg, out *[]lsMove) bool {
 // levels.
 const breadth3 = 5
 
-// try3opt tries sequential 3-opt moves from t1 made of two 2-opt steps
-// (Lin–Kernighan style at depth 3): t2 beside t1, t3 a neighbour of t2
-// with a positive partial gain, the first 2-opt step applied tentatively,
-// then t5 a neighbour of t4 closing a second 2-opt step (s.close3).
-// Breadth breadth3 at each level. The applied move is kept only when the
-// total gain is positive. pure adds tryOr3's moves.
+// try3opt tries sequential 3-opt moves from t1 as two 2-opt steps (Lin–Kernighan style), breadth3 at each level,
+// kept only with a positive total gain; pure adds tryOr3's moves.
 func (s *Search) try3opt(t1 int32, pure bool) bool {
 	d := s.d
 	for dir := 0; dir < 2; dir++ {
@@ -731,19 +686,13 @@ func (s *Search) try3opt(t1 int32, pure bool) bool {
 	return false
 }
 
-// tryOr3 tries the pure 3-opt moves that try3opt's 2-opt steps cannot
-// reach: t4 is the neighbour of t3 away from t2 (walking from t1 to t2,
-// t4 comes after t3), so removing (t1,t2), (t3,t4) and adding (t2,t3)
-// would close the segment t2..t3 into a cycle. A third edge (t5,t6)
-// inside that segment, t5 a neighbour of t4, opens the cycle again, and
-// (t4,t5), (t6,t1) join it between t4 and t1:
+// tryOr3 tries the pure 3-opt moves try3opt's steps cannot reach: removing (t1,t2), (t3,t4) and adding (t2,t3) closes
+// t2..t3 into a cycle, which a third edge (t5,t6) inside it opens again, joined by (t4,t5), (t6,t1):
 //
 //	t6 after t5:  t1 [t2..t5][t6..t3] t4 → t1 [t6..t3][t2..t5] t4 (segment moved, no reversal: or-3opt)
 //	t6 before t5: t1 [t2..t6][t5..t3] t4 → t1 [t6..t2][t3..t5] t4 (both parts reversed in place)
 //
-// fwd tells whether t2 follows t1 in the array order; g1 is
-// d(t1,t2) − d(t2,t3) > 0. It applies the first move with a positive
-// gain, breadth breadth3 over t5.
+// fwd: t2 follows t1 in the array; g1 = d(t1,t2) − d(t2,t3) > 0. It applies the first gaining move.
 func (s *Search) tryOr3(t1, t2, t3 int32, fwd bool, g1 int64) bool {
 	d := s.d
 	next, prev := s.succ, s.pred
@@ -815,12 +764,8 @@ func (s *Search) applyOr3(after bool, t [6]int32, gain int64) {
 	}
 }
 
-// The close3 functions look, after the first step (t1,t2),(t3,t4) →
-// (t2,t3),(t4,t1), for further 2-opt steps that break (t4,t1) again with
-// a positive total gain; g2 is the gain before (t4,t1) is added.
-// close3optVirtual (depth 1) and closeDeepVirtual (deeper) read the steps
-// off a virtual tour and apply a chain only when it closes with a gain
-// (the tests hold them against a reference that applies every step).
+// The close3 functions look, after the first step, for further 2-opt steps breaking (t4,t1) with a positive total gain
+// (g2: before (t4,t1)), read off a virtual tour and applied only when they gain.
 
 // closeDeepVirtual is the close3 function at depth 2 and more.
 func (s *Search) closeDeepVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
@@ -845,14 +790,8 @@ func (s *Search) pushChain(t1, t2, t3, t4 int32) {
 	}
 }
 
-// close3optVirtual is the close3 function at depth 1: without applying the first
-// step: it finds the same second step (the same candidates in the same
-// order, so the same move) by reading the tour as it would be after the
-// first step. That step reverses the path S from t2 to t4 (walking from
-// t1 to t2); in the new tour, walking from t1 to t4, the city before x
-// is the one after it in the old tour inside S and the one before it
-// outside, with t1 before t4 and t2 before t3. Only a move with a
-// positive gain is applied, so a failed attempt reverses nothing.
+// close3optVirtual is close3 at depth 1: it finds the same second step as applying the first would, reading the tour
+// as the first step's reversal of t2..t4 would leave it, and applies only a gaining move.
 func (s *Search) close3optVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
 	d := s.d
 	fwd := s.succ(t1) == t2
@@ -908,9 +847,7 @@ func (s *Search) close3optVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
 	return false
 }
 
-// extendBreadth is how many candidates each further step of a
-// sequential move follows: the second step as many as the first, deeper
-// steps fewer.
+// extendBreadth is the candidates each further step of a sequential move follows.
 var extendBreadth = [MaxDepth]int{breadth3, 3, 2}
 
 // MaxDepth bounds the steps after the first of a sequential move: up to
@@ -926,10 +863,8 @@ func (s *Search) undoTo(mark int) {
 	s.journal = s.journal[:mark]
 }
 
-// Kick applies a segment-local double bridge: in a window of at most
-// 3·maxSeg+1 cities from a random position, two adjacent segments B and C
-// swap places (A B C D → A C B D), so the kick costs O(window). The six
-// cities at the changed edges are queued.
+// Kick applies a segment-local double bridge: in a window of at most 3·maxSeg+1 cities, adjacent segments B and C
+// swap (A B C D → A C B D); the changed edges' cities are queued.
 func (s *Search) Kick(maxSeg int) {
 	n := s.n
 	i0, la, lb, ok := s.kickDraw(maxSeg)
@@ -968,9 +903,7 @@ func (s *Search) Kick(maxSeg int) {
 	}
 }
 
-// kickDraw draws a kick's window: i0, the position of the last city of
-// A, and the lengths of B and C, at most maxSeg each; ok is false when
-// eight draws all met a fixed edge.
+// kickDraw draws a kick's window: A's last position and B's and C's lengths; ok false when eight draws met a fixed edge.
 func (s *Search) kickDraw(maxSeg int) (i0 int32, la, lb int, ok bool) {
 	maxSeg = max(1, min(maxSeg, (s.n-2)/3))
 	for try := 0; ; try++ {
@@ -1010,11 +943,8 @@ func (s *Search) kickBreaksFixed(i0 int32, la, lb int) bool {
 	return s.isFixed(at(0), at(1)) || s.isFixed(at(la), at(la+1)) || s.isFixed(at(la+lb), at(la+lb+1))
 }
 
-// TryKick makes one step of an iterated local search: a kick,
-// the local search that repairs it, and the undo of a kick that left the
-// tour longer (or as long, unless acceptEqual). It returns the length
-// before the kick, and false when stop ended the local search inside, in
-// which case the kick is undone and the queue emptied.
+// TryKick makes one ILS step: a kick, its repair and the undo of a worse (or equal, unless acceptEqual) tour; it returns
+// the length before, false when stop ended it (kick undone, queue emptied).
 func (s *Search) TryKick(maxSeg int, acceptEqual bool, stop func() bool) (old int64, ok bool) {
 	s.journal, s.saved = s.journal[:0], s.saved[:0]
 	old = s.length

@@ -1,13 +1,7 @@
 package localsearch
 
-// vtour is the tour of an Search as a few 2-opt steps would leave it,
-// without applying them: a cyclic sequence of runs of the array's
-// positions, each walked forward or backward. Each step splits at most
-// two runs and reverses a stretch of the sequence, so succ and pred cost
-// O(runs) and a step O(runs), whatever the length of the reversed paths.
-// The sequential moves deeper than one step after the first look for
-// their further steps on it (extendVirtual) and apply only a chain that
-// closes with a positive gain.
+// vtour is the tour as a few 2-opt steps would leave it: a cyclic sequence of forward or backward runs of positions,
+// so succ, pred and a step cost O(runs). Deeper sequential moves search on it (extendVirtual).
 type vtour struct {
 	s    *Search
 	m    int
@@ -155,21 +149,13 @@ func (v *vtour) move2(a, b, c, dd int32) {
 	}
 }
 
-// extendVirtual looks for further 2-opt steps that break the tentative
-// edge (last, t1) and close the tour with a positive total gain, given
-// g2, the gain of the chain before (last, t1) was added, up to s.depth
-// steps, each further step following fewer candidates (extendBreadth).
-// It reads the steps off the virtual tour v, applying none that does not
-// close (the tests hold it against a reference that applies every
-// step). On success it applies the first step (t2,t1,t3,t4) and the
-// chain for real and updates the length.
+// extendVirtual looks on v for further 2-opt steps breaking (last, t1) that close with a positive total gain (g2 before),
+// up to s.depth steps; on success it applies the first step and the chain for real.
 func (s *Search) extendVirtual(v *vtour, t1, t2, t3, t4, last int32, g2 int64, level int) bool {
 	d := s.d
 	tried := 0
 	breadth := extendBreadth[min(level, len(extendBreadth)-1)]
-	// last's neighbours and the walk's direction are the same for every
-	// candidate (only w changes): read once, at the first candidate that
-	// passes the gain test, as each read walks v's runs
+	// last's neighbours and direction are the same for every candidate: read once, each read walking v's runs
 	nx, pv := int32(-1), int32(-1)
 	fwd := false
 	for i, t5 := range s.nb[int(last)*s.k : int(last)*s.k+s.k] {
@@ -214,9 +200,7 @@ func (s *Search) extendVirtual(v *vtour, t1, t2, t3, t4, last int32, g2 int64, l
 	return false
 }
 
-// applyChain applies a sequential move found on a virtual tour: the
-// first step (t1,t2),(t3,t4) → (t2,t3),(t4,t1), then each step of
-// s.chain, which breaks the closing edge (last, t1) again.
+// applyChain applies a sequential move found on a virtual tour: the first step, then each step of s.chain.
 func (s *Search) applyChain(t1, t2, t3, t4 int32) {
 	s.move2(t2, t1, t3, t4)
 	last := t4

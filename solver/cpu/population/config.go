@@ -6,9 +6,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// Config is one run's settings of pop, each field the option of its name
-// (spec): what its options parse into, and what Params.Config changes in
-// code.
+// Config is one run's settings of pop, each field the option of its name.
 type Config struct {
 	Workers int // 0: all cores
 	Pool    int

@@ -14,28 +14,17 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// gpuMembersPerN2 bounds the accelerator's members of a population to
-// gpuMembersPerN2 × the time limit in seconds / n²: EAX's generations cost
-// about n a member, and a larger population must still converge in the
-// time (d18512 at 10 s, sw24978 at 15 s, vm22775 at 12 s: shorter in 6 of 7
-// paired runs than with a member a slot; docs/DECISIONS.md#pop).
+// gpuMembersPerN2 bounds the accelerator's population members to it × the limit in seconds / n², so that a larger
+// population still converges (docs/DECISIONS.md#pop).
 const gpuMembersPerN2 = 4e9
 
 // evolveStale is how many generations without a shorter member end the
 // evolution: the population has converged.
 const evolveStale = 3
 
-// evolve builds a population of o.GA tours, each a descent of a
-// randomized nearest-neighbour tour on the workers, and with an
-// accelerator's pool up to o.GA more from its searches, then evolves it by
-// edge assembly crossover: each generation every member, paired with the
-// next in a random order, takes the one AB-cycle of the pair that
-// shortens it most (its subtours joined), in the manner of Nagata and
-// Kobayashi's GA with EAX-1AB, until evolveStale generations gain
-// nothing. The pool then takes the members. A later epoch starts its
-// descents from now, with other seeds, and adds the best so far to its
-// population. It adds the population to the run's account (s.eax) and
-// reports whether one was built.
+// evolve builds a population of o.GA descended tours (and up to o.GA from an accelerator's pool) and evolves it by
+// EAX-1AB (Nagata and Kobayashi) until evolveStale generations gain nothing; the pool then takes the members. A later
+// epoch adds the best so far. It reports whether a population was built.
 func (s *search) evolve(ctx context.Context, epoch int) bool {
 	if s.o.GA < 2 || s.srch == nil || s.in.N < 8 {
 		return false
@@ -82,10 +71,7 @@ func (s *search) evolve(ctx context.Context, epoch int) bool {
 	return true
 }
 
-// members builds epoch's population until until (zero: none): the
-// workers' descents of randomized nearest-neighbour tours and, with an
-// accelerator's pool, its members beside them; it returns the tours that
-// ended, their lengths and how many came from the accelerator.
+// members builds epoch's population until until: the workers' descents and the accelerator's members beside them.
 func (s *search) members(ctx context.Context, epoch int, until time.Time) ([][]int32, []int64, int) {
 	tours := make([][]int32, s.o.GA)
 	lens := make([]int64, s.o.GA)
@@ -124,9 +110,7 @@ func (s *search) members(ctx context.Context, epoch int, until time.Time) ([][]i
 	return append(tours[:k], gpuTours...), append(lens[:k], gpuLens...), len(gpuTours)
 }
 
-// descendMembers is worker w's part of members: it descends tours w,
-// w+s.w, ...; each worker's search sees the same starts in every run, so
-// that a run by a kicks budget stays deterministic.
+// descendMembers is worker w's part of members, tours w, w+s.w, ..., the same starts every run (kicks stay deterministic).
 func (s *search) descendMembers(ctx context.Context, w, epoch int, until time.Time, near *neighbor.Lists, tours [][]int32, lens []int64, work [][2]int64) {
 	var live *liveBest
 	if s.limit > 0 {
@@ -238,9 +222,7 @@ type evolution struct {
 	gpu       atomic.Int32 // tours the accelerator searches for it
 }
 
-// account is the population's state, for a snapshot's account: the
-// populations so far with this one, its descents while they are built,
-// then its size and generation.
+// account is the population's state for a snapshot's account.
 func (e *evolution) account() *solver.EAXAccount {
 	a := &solver.EAXAccount{Populations: e.epoch + 1, Tours: e.size, FromGPU: int(e.gpu.Load()), Generations: e.gen}
 	if e.gen == 0 {
@@ -249,10 +231,7 @@ func (e *evolution) account() *solver.EAXAccount {
 	return a
 }
 
-// gpuMembers builds tours for an EAX population on the accelerator until
-// until: randomized nearest-neighbour tours, one a slot, each searched by
-// its iterated local search. It returns none when the accelerator takes
-// no pool for the instance or fails.
+// gpuMembers builds population tours on the accelerator until until (none when it takes no pool or fails).
 func (s *search) gpuMembers(ctx context.Context, epoch int, near *neighbor.Lists, until time.Time) ([][]int32, []int64) {
 	tp, err := s.feed.open(s.in, s.p.Seed^uint64(epoch+1)*0x51ed27)
 	if err != nil {

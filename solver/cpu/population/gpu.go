@@ -24,13 +24,8 @@ type gpuTour struct {
 	length int64
 }
 
-// feeder runs an accelerator's TourPool beside the workers: it takes the
-// pool's members as the main goroutine last published them, spreads
-// copies of them over the accelerator's slots, runs its iterated local
-// search on them for a short round, and queues the best tour of each
-// member's slots when shorter than that member, for the main goroutine
-// to offer to the pool between rounds. The pool itself is touched by the
-// main goroutine alone.
+// feeder runs an accelerator's TourPool beside the workers on copies of the pool's members, queueing the shorter tours
+// for the main goroutine, which alone touches the pool.
 type feeder struct {
 	open  solver.OpenTourPool
 	in    *solver.Instance
@@ -93,10 +88,7 @@ func (f *feeder) stats() (slots, calls, improved int, kicks int64, err error) {
 	return f.slots, f.calls, f.improved, f.kicks, f.err
 }
 
-// run opens the accelerator's pool and feeds it until ctx ends; it closes
-// f.done when it returns. An instance the accelerator does not take
-// (solver.ErrNoTourPool) or a failure ends the feeder alone, its error
-// kept for the note; the workers go on.
+// run opens the accelerator's pool and feeds it until ctx ends, closing f.done; a failure ends the feeder alone.
 func (f *feeder) run(ctx context.Context) {
 	defer close(f.done)
 	tp, err := f.open(f.in, f.seed)
@@ -196,9 +188,7 @@ func (f *feeder) worked() bool {
 	return err == nil || (!errors.Is(err, solver.ErrNoTourPool) && calls > 0)
 }
 
-// account adds what the accelerator did to a: its rounds, the tours it
-// improved and those the pool took (entered, bests the best so far), or
-// why it failed.
+// account adds what the accelerator did to a, or why it failed.
 func (f *feeder) account(a *solver.Account, entered, bests int) {
 	slots, calls, improved, kicks, err := f.stats()
 	g := a.GPUPart()

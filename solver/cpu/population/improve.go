@@ -17,13 +17,8 @@ import (
 // best: the run's snapshots come every second.
 const liveEvery = 250 * time.Millisecond
 
-// searcher is the workers' iterated local search in this process: each
-// worker keeps one localsearch.Search, loads a task's start into it,
-// descends and kicks it, with auto's settings for the instance's size
-// (strategy.Decide): from strategy.DeepMinN cities the sequential 5-opt
-// move (and the bridge move where it finds nothing) on alpha-nearness
-// candidates and long kicks, below the 3-opt chain with the pure 3-opt
-// moves on nearest lists and short kicks.
+// searcher is the workers' iterated local search with auto's settings for the size (strategy.Decide): 5-opt and bridge
+// moves on alpha lists from strategy.DeepMinN cities, else the 3-opt chain on nearest lists.
 type searcher struct {
 	in       *solver.Instance
 	d        *tour.Dist
@@ -35,9 +30,7 @@ type searcher struct {
 	searches []*localsearch.Search
 }
 
-// newSearcher builds the distances and candidate lists of the local
-// search ls for w workers, the alpha lists from alpha (waiting for its
-// ascent).
+// newSearcher builds the distances and candidate lists of ls for w workers (alpha lists from alpha).
 func newSearcher(ctx context.Context, in *solver.Instance, w int, alpha *alphaCache, ls strategy.LocalSearch) (*searcher, error) {
 	s := &searcher{in: in, searches: make([]*localsearch.Search, w), maxSeg: ls.Segment, deep: ls.Move == strategy.FiveOpt}
 	s.moves = localsearch.MoveSet{OrOpt: true, ThreeOpt: true, Depth: ls.Depth, Or3: ls.Or3, Bridge: ls.Bridge}
@@ -64,12 +57,8 @@ func newSearcher(ctx context.Context, in *solver.Instance, w int, alpha *alphaCa
 	return s, nil
 }
 
-// improve descends start on worker i's search, then kicks it (kicks of
-// them, 0: until the deadline), each kick kept when the tour does not get
-// longer, until until (zero: none) or ctx ends; it returns the tour, its
-// length, the moves evaluated and the kicks made. live, when not nil, is
-// offered the tour at most every liveEvery while it is shorter than
-// live's.
+// improve descends start on worker i's search and kicks it (kicks of them, 0: until the deadline) until until or ctx;
+// it returns the tour, length, moves and kicks, offering live the shorter tours every liveEvery.
 func (s *searcher) improve(ctx context.Context, i int, start []int32, seed uint64, until time.Time, kicks int, live *liveBest) ([]int32, int64, int64, int64) {
 	ls := s.searches[i]
 	if ls == nil {

@@ -10,12 +10,8 @@ import (
 	"slices"
 )
 
-// Pool holds up to its capacity of distinct tours. A tour offered enters
-// while there is room; when full, it replaces the member closest to it
-// by edge distance, and only if it is shorter than that member. A tour
-// whose edges a member already has never enters, so the pool keeps no
-// duplicate, and the shortest member is never replaced by a longer tour.
-// A Pool is not safe for concurrent use.
+// Pool holds up to its capacity of distinct tours: a tour enters while there is room, else replaces the closest member
+// by edge distance if shorter; no duplicate enters. It is not safe for concurrent use.
 type Pool struct {
 	cap, n  int
 	members []member
@@ -131,9 +127,7 @@ func (p *Pool) Best() int {
 // length.
 func (p *Pool) Tour(i int) ([]int32, int64) { return p.members[i].tour, p.members[i].length }
 
-// Pair draws two different members at random, the first by rank among
-// the shorter half more often (a tournament of two), or returns false
-// with fewer than two.
+// Pair draws two different members, the first favouring the shorter half, or returns false with fewer than two.
 func (p *Pool) Pair(r *rand.Rand) (i, j int, ok bool) {
 	k := len(p.members)
 	if k < 2 {
@@ -150,9 +144,7 @@ func (p *Pool) Pair(r *rand.Rand) (i, j int, ok bool) {
 	return i, j, true
 }
 
-// Spread describes the pool's diversity: the mean edge distance of the
-// members to the shortest one, as a fraction of the cities, and the
-// longest member's excess over the shortest, as a fraction of it.
+// Spread is the members' mean edge distance to the shortest (fraction of cities) and the longest's excess (fraction).
 func (p *Pool) Spread() (edges, length float64) {
 	b := p.Best()
 	if b < 0 || len(p.members) < 2 || p.n == 0 {

@@ -21,9 +21,7 @@ import (
 // Name is the engine's registry name.
 const Name = "pop"
 
-// engine is the pop engine: rounds of W local searches at once, each on
-// a new tour while the pool fills and then on the partition crossover of
-// two pool members, their tours merged with the pool and offered to it.
+// engine is the pop engine: rounds of W local searches on new tours, then on crossovers of pool members.
 type engine struct{}
 
 func (engine) Name() string    { return Name }
@@ -38,12 +36,8 @@ func (e engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 	return e.SolveAided(ctx, in, p, snaps, solver.Aid{})
 }
 
-// SolveAided runs the search; aid's Ascents, when set, gives the
-// Held–Karp ascent behind the local search's alpha lists (shared with the
-// pipeline's lower bound), on aid's Device when set; aid's Pool, when
-// set, puts an accelerator's iterated local search on copies of the
-// pool's members beside the workers (feeder), in a run with a time limit
-// (the accelerator's moves keep the instance's fixed edges).
+// SolveAided runs the search; aid's Ascents give the alpha lists' ascent, and aid's Pool an accelerator's search on the
+// pool's members beside the workers (with a time limit).
 func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	o, err := solver.Configure(cpuSpec, e, in, p)
 	if err != nil {
@@ -52,9 +46,7 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	return e.solve(ctx, in, p, snaps, aid, o, nil)
 }
 
-// solve runs the search with the options o by the strategy st, decided
-// for the run by the engine that composes this one (auto), or decided
-// here when st is nil.
+// solve runs the search with o by the strategy st of the composing engine, or decided here when st is nil.
 func (e engine) solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, o Config, st *strategy.Strategy) (solver.Result, error) {
 	start := time.Now()
 	w := o.Workers
@@ -94,18 +86,13 @@ func (e engine) solve(ctx context.Context, in *solver.Instance, p solver.Params,
 	return s.run(ctx)
 }
 
-// decide is the strategy of a pop run on in with w workers within limit
-// (0: none), with a GPU pool or not: the one call of strategy.Decide for
-// pop, which a run of auto's population search does not make (auto hands
-// its strategy down, SolveDecided).
+// decide is a pop run's strategy: the one call of strategy.Decide for pop (auto hands its own down).
 func decide(in *solver.Instance, w int, limit time.Duration, gpu bool) strategy.Strategy {
 	return strategy.Decide(strategy.Facts{Engine: strategy.Pop, N: in.N, FixedEdges: len(in.FixedEdges) > 0, Workers: w,
 		TimeLimit: limit, Devices: strategy.Devices{GPU: gpu}})
 }
 
-// DefaultLimit is the time limit of a run of p that gives none
-// (solver.DefaultLimiter): solver.DefaultTimeLimit, none with a kicks
-// budget.
+// DefaultLimit is solver.DefaultTimeLimit, none with a kicks budget (solver.DefaultLimiter).
 func (engine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
 	return DefaultLimit(in, p)
 }
@@ -127,10 +114,7 @@ func (engine) Plan(in *solver.Instance) string {
 	return decide(in, runtime.NumCPU(), solver.DefaultTimeLimit, false).String()
 }
 
-// Solve runs the population search as the pop engine does, deciding its
-// strategy, with the options of a run with a GPU pool (Options, which the
-// composing engine checked with its own): GPU pop's run of it, a plain Go
-// call.
+// Solve runs the population search as the pop engine does, with a GPU pool's options: GPU pop's plain Go call.
 func Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	o, err := gpuSpec.Parse(in, p)
 	if err != nil {
@@ -139,9 +123,7 @@ func Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 	return engine{}.solve(ctx, in, p, snaps, aid, o, nil)
 }
 
-// SolveDecided runs the population search by the strategy st that auto
-// decided for its run (st.Search is strategy.Population), deciding
-// nothing again: auto's run of it, a plain Go call.
+// SolveDecided runs the population search by auto's strategy st, deciding nothing again.
 func SolveDecided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, st strategy.Strategy) (solver.Result, error) {
 	e := engine{}
 	o, err := solver.Configure(cpuSpec, e, in, p)
@@ -253,10 +235,8 @@ func (s *search) setUp(ctx context.Context) error {
 	return nil
 }
 
-// evolveAll evolves the first EAX population and, once a population has
-// converged, a new one with the best so far among its members while at
-// least half the time is left: fresh descents bring the edges a converged
-// population lost (docs/DECISIONS.md#pop).
+// evolveAll evolves populations while half the time is left, each after the first seeded with the best so far
+// (docs/DECISIONS.md#pop).
 func (s *search) evolveAll(ctx context.Context) {
 	ok := s.evolve(ctx, 0)
 	for more := 0; s.limit > 0 && ok && s.bestLen != 0 && !s.done(ctx) && time.Since(s.start) < s.limit/2; more++ {
@@ -437,10 +417,8 @@ func (c *crosser) Cross(d recomb.Distancer, a, b []int32, lenA, lenB int64, chil
 	return st
 }
 
-// mergeWithPool crosses the task's tour with each pool member in turn,
-// keeping each child shorter than the tour so far, and counts the gains
-// in t.merged. It runs on the task's worker during the round: the pool
-// changes only between rounds.
+// mergeWithPool crosses the task's tour with each pool member, keeping shorter children (t.merged counts them);
+// the pool changes only between rounds.
 func (s *search) mergeWithPool(ctx context.Context, t *task) {
 	t.merged = 0
 	if !s.o.Merge || len(t.out) != s.in.N {
@@ -473,9 +451,7 @@ func (s *search) greedyStart(ctx context.Context) []int32 {
 	return slices.Clone(s.greedy)
 }
 
-// freshStart is the start of a first tour of the pool other than the
-// very first: the best so far with random double bridges on a fiftieth
-// of the cities (nil: the local search's own).
+// freshStart is a later first tour's start: the best so far with random double bridges on a fiftieth of the cities.
 func (s *search) freshStart(ctx context.Context, r *rand.Rand) []int32 {
 	n := s.in.N
 	if s.bestLen < 0 || n < 8 {
@@ -638,10 +614,7 @@ func (s *search) snapAccount() *solver.Account {
 	return &a
 }
 
-// startFeeder starts the accelerator's feeder, if any, until the run's
-// time limit or ctx's end, and returns the function that stops it and
-// waits for it, then takes its last tours (a no-op without one, and
-// after the first call).
+// startFeeder starts the accelerator's feeder until the limit or ctx's end and returns its stop-and-collect function.
 func (s *search) startFeeder(ctx context.Context) func() {
 	if s.feed == nil {
 		return func() {}
@@ -689,9 +662,7 @@ func (s *search) phase() {
 		Progress: max(s.progress(), 0), Phase: s.phaseName(), PhaseProgress: s.progress(), Account: s.snapAccount()})
 }
 
-// alphaCache answers the local searches' requests for alpha-nearness
-// lists from one ascent: the first request runs it (within budget, on
-// all cores) and the later ones take its lists.
+// alphaCache answers the local searches' alpha-list requests from one ascent, run by the first request.
 type alphaCache struct {
 	inner  solver.Ascents
 	budget time.Duration

@@ -5,26 +5,16 @@ import (
 	"slices"
 )
 
-// EAX is the edge assembly crossover of Nagata and Kobayashi ("A powerful
-// genetic algorithm using edge assembly crossover for the traveling
-// salesman problem", INFORMS Journal on Computing 25(2), 2013) with one
-// AB-cycle a child, their EAX-1AB: the edges where tours a and b differ
-// split into cycles that alternate an edge of a and an edge of b;
-// exchanging one such cycle's a-edges for its b-edges leaves subtours,
-// which are joined by the cheapest 2-exchange between a subtour's edge and
-// an edge at one of its cities' candidates. The child is a with the cycle
-// that shortens it most, joins included. Unlike partition crossover, it
-// takes b's edges where the two tours do not cross through the same
-// portals, at the price of the joins' new edges, found in neither tour.
+// EAX is Nagata and Kobayashi's edge assembly crossover (INFORMS J. Computing 25(2), 2013) with one AB-cycle a child:
+// exchanging one alternating cycle's a-edges for its b-edges leaves subtours, joined by the cheapest 2-exchanges;
+// the child is a with the cycle that shortens it most.
 type EAX struct {
 	// NB and K are the candidate lists of the joins (K a city).
 	NB []int32
 	K  int
 	// Fixed are edges no join may remove (read on the first call).
 	Fixed [][2]int
-	// Done, when set, ends the trials of Improve once it reports true:
-	// the trials of a child of 100,000 cities take a good part of a
-	// second.
+	// Done, when set, ends Improve's trials once true (a 100,000-city child's take a good part of a second).
 	Done func() bool
 
 	n       int
@@ -91,9 +81,7 @@ func (e *EAX) grow(n int) {
 	}
 }
 
-// Improve writes into out (len n) the child of a and b, a when no cycle
-// shortens it, and returns the statistics; lenA is a's length, seed
-// varies the AB-cycles' walks.
+// Improve writes the child of a and b into out (a when no cycle shortens it) and returns its statistics.
 func (e *EAX) Improve(d Distancer, a, b []int32, lenA int64, seed uint64, out []int32) EAXStats {
 	n := len(a)
 	copy(out, a)
@@ -339,9 +327,7 @@ func (e *EAX) apply(d Distancer, i int) (int64, bool) {
 	return delta, true
 }
 
-// exchange swaps cycle c's a-edges for its b-edges in link and returns
-// the change in length: c[j] (j even) leaves c[j+1] for c[j-1]; c[j] (j
-// odd) leaves c[j-1] for c[j+1].
+// exchange swaps cycle c's a-edges for its b-edges in link and returns the change in length.
 func (e *EAX) exchange(d Distancer, c []int32) int64 {
 	L := len(c)
 	var delta int64
@@ -360,10 +346,7 @@ func (e *EAX) exchange(d Distancer, c []int32) int64 {
 	return delta
 }
 
-// label finds the subtours the cycle's exchange leaves and returns how
-// many there are. The cycle's a-edges cut a into pieces and its b-edges
-// join the pieces' ends, so it walks the pieces, not the cities: the
-// cost grows with the cycle, not with the tour.
+// label finds the subtours the exchange leaves by walking a's pieces, not the cities, and returns their count.
 func (e *EAX) label(c []int32) int {
 	n := int32(len(e.a))
 	e.cuts = e.cuts[:0]
@@ -488,9 +471,7 @@ func (e *EAX) cities(dst []int32, id int) []int32 {
 	}
 }
 
-// join merges the smallest subtour into another by the cheapest
-// 2-exchange of one of its edges with an edge at a candidate of one of
-// its cities, and returns the change in length.
+// join merges the smallest subtour into another by the cheapest 2-exchange at a candidate of its cities.
 func (e *EAX) join(d Distancer) (int64, bool) {
 	small := e.smallest()
 	u0 := e.markMembers(small)
@@ -565,9 +546,7 @@ func (e *EAX) markMembers(small int) []int32 {
 	return e.members
 }
 
-// tryJoin weighs the 2-exchanges of an edge at u with an edge at c and
-// keeps the best in mv; the distances that do not change with u's edge
-// are taken once.
+// tryJoin weighs the 2-exchanges of an edge at u with an edge at c, keeping the best in mv.
 func (e *EAX) tryJoin(d Distancer, u, c int32, mv *joinMove) {
 	duc := d.Dist(int(u), int(c))
 	var dcc, duc2 [2]int64

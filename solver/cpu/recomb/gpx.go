@@ -26,10 +26,7 @@ type Distancer interface {
 
 // Stats describe one crossover.
 type Stats struct {
-	// Components counts the components of the parents' differing edges;
-	// Feasible those both parents cross through the same portals in the
-	// same pairs; Taken the feasible ones where the child took the paths
-	// of the parent that is not its base.
+	// Components of the parents' differing edges; Feasible those crossed alike by both; Taken those from the non-base parent.
 	Components, Feasible, Taken int
 	// Ghosts counts the vertices split in two (no edge shared there).
 	Ghosts int
@@ -46,10 +43,8 @@ type Stats struct {
 	Gain int64
 }
 
-// GPX is the reusable workspace of the partition crossover: its slices
-// grow to the largest instance seen and are reused, so that a crossover
-// allocates nothing once warm. The zero value is ready. A GPX is not safe
-// for concurrent use; each worker keeps its own.
+// GPX is the partition crossover's reusable workspace, allocation-free once warm; the zero value is ready.
+// It is not safe for concurrent use.
 type GPX struct {
 	// NoGhosts turns the split of vertices without a shared edge off
 	// (plain GPX).
@@ -57,9 +52,7 @@ type GPX struct {
 	// NoFusion turns the fusion of neighbouring infeasible components
 	// off.
 	NoFusion bool
-	// NoRepair turns off the second look at infeasible components: each
-	// where the other parent is shorter inside is taken from it when the
-	// child stays one cycle (tested on the portals alone).
+	// NoRepair turns off taking an infeasible component from the other parent where the child stays one cycle.
 	NoRepair bool
 
 	n, m int
@@ -139,11 +132,8 @@ func (g *GPX) grow(n int) {
 	g.out = make([]int32, 0, n)
 }
 
-// Cross writes into child (len n) the partition crossover of the tours a
-// and b (permutations of 0..n-1) whose lengths on d are lenA and lenB,
-// and returns its figures. child may not share memory with a or b. With
-// n below 5, or parents with no feasible component, the child is the
-// shorter parent.
+// Cross writes into child the partition crossover of a and b (lengths lenA, lenB) and returns its figures; child
+// may not share memory with them. Below 5 cities or without a feasible component, the shorter parent.
 func (g *GPX) Cross(d Distancer, a, b []int32, lenA, lenB int64, child []int32) Stats {
 	n := len(a)
 	g.grow(n)
@@ -196,9 +186,7 @@ func (g *GPX) cross(d Distancer, a, b []int32, lenA, lenB int64, child []int32) 
 	return st
 }
 
-// links sets the cities' neighbours in a and b (b reversed when
-// reverseB), in the ghost and neighbour slices for now: nA/pA/nB/pB of
-// the cities before the extension.
+// links sets the cities' neighbours in a and b (b reversed when reverseB).
 func (g *GPX) links(a, b []int32) {
 	n := g.n
 	for i, c := range a {
@@ -210,9 +198,7 @@ func (g *GPX) links(a, b []int32) {
 	}
 }
 
-// split gives a ghost to every city of degree 4 in the union of the
-// parents (none with NoGhosts), sets g.m, the cities and ghosts, and
-// returns the ghosts made.
+// split gives a ghost to every city of degree 4 in the parents' union (none with NoGhosts) and returns the ghosts made.
 func (g *GPX) split() int {
 	n := g.n
 	m := n
@@ -261,11 +247,7 @@ func (g *GPX) extend(a, b []int32) {
 	}
 }
 
-// choose picks each component's parent: the base parent is the one
-// shorter over the infeasible components; each feasible one takes the
-// shorter parent's paths. It counts the feasible and taken components
-// in st and returns the child's length minus parent a's over the
-// components.
+// choose picks each component's parent (feasible: the shorter's paths) and returns the child's length minus a's.
 func (g *GPX) choose(comps int, st *Stats) int64 {
 	var infA, infB int64
 	for c := 0; c < comps; c++ {
@@ -454,13 +436,8 @@ func (g *GPX) feasible(comps int) {
 	}
 }
 
-// fuse joins pairs of infeasible components that a shared path links,
-// together with the vertices of that path, and keeps testing while that
-// makes new feasible components; it returns how many it made. Each round
-// joins a component with one neighbour at most, so that chains of
-// infeasible components do not grow into one that no parent crosses
-// twice alike. The shared path's edges are in both parents, so the two
-// lengths inside the joined component stay comparable without them.
+// fuse joins pairs of infeasible components linked by a shared path while that makes feasible ones, each with one
+// neighbour a round; it returns how many it made.
 func (g *GPX) fuse(comps int) int {
 	made := 0
 	busy := g.useB // scratch: joined in this round
@@ -525,11 +502,8 @@ const maxRepair = 256
 // maxRepairPairs bounds the components repair tries two at a time.
 const maxRepairPairs = 48
 
-// repair takes from the other parent each infeasible component where it
-// is shorter inside, largest gain first, when the child's portals still
-// make one cycle, adding the change to diff (child minus parent a); it
-// returns how many it took. Feasible components do not change how the
-// portals join, so their choice stays free.
+// repair takes each infeasible component where the other parent is shorter, largest gain first, while the portals
+// still make one cycle; it returns how many it took.
 func (g *GPX) repair(comps int, diff *int64) int {
 	if !g.gather(comps) {
 		return 0
@@ -553,12 +527,7 @@ func (g *GPX) repair(comps int, diff *int64) int {
 	return taken
 }
 
-// portals readies repair's walks and returns the portals: the passages
-// of each component in pairsA and pairsB (sorted by component; both
-// parents pass through a component as often), the links outside the
-// components (a parent leaves a component at a portal and enters the
-// next at the next portal along the shared path between them), and the
-// insides of the components entered.
+// portals readies repair's walks: each component's passages, the links between them and the insides entered.
 func (g *GPX) portals(comps int) int {
 	for i := len(g.pairsA) - 1; i >= 0; i-- {
 		g.firstA[g.pairsA[i].comp] = int32(i)
@@ -589,9 +558,7 @@ func (g *GPX) portals(comps int) int {
 	return portals
 }
 
-// takeAlone takes each candidate whose flip alone leaves the child one
-// cycle, subtracting its gain from *diff; it keeps the others at the
-// front of cands and returns the components taken and those left.
+// takeAlone takes each candidate whose flip alone keeps one cycle; it returns those taken and those left at the front.
 func (g *GPX) takeAlone(p0 int32, portals int, diff *int64) (taken, left int) {
 	for _, k := range g.cands {
 		g.flip(k.comp)
@@ -607,10 +574,7 @@ func (g *GPX) takeAlone(p0 int32, portals int, diff *int64) (taken, left int) {
 	return taken, left
 }
 
-// takePairs takes two at once among the candidates rest refused alone
-// (two components whose pairs of portals cross can only change
-// together), subtracting their gains from *diff, and returns the
-// components taken.
+// takePairs takes two at once among the candidates refused alone (crossing portals change together).
 func (g *GPX) takePairs(rest []cand, p0 int32, portals int, diff *int64) int {
 	taken := 0
 	for i := range rest {
@@ -643,9 +607,7 @@ func (g *GPX) takePairs(rest []cand, p0 int32, portals int, diff *int64) int {
 // repairPasses bounds repair's passes over its candidates.
 const repairPasses = 3
 
-// gather lists in cands the infeasible components where the parent the
-// child does not take is shorter inside, largest gain first (at most
-// maxRepair), and reports whether there is one.
+// gather lists in cands the infeasible components the other parent is shorter in, largest gain first (at most maxRepair).
 func (g *GPX) gather(comps int) bool {
 	g.cands = g.cands[:0]
 	for c := int32(0); c < int32(comps); c++ {
@@ -706,10 +668,7 @@ func (g *GPX) oneCycle(p0 int32, portals int) bool {
 	}
 }
 
-// walk writes the child into child: each vertex takes its neighbours in
-// b where its component takes b's paths, else in a (a vertex in no
-// component has the same two in both). It reports whether the walk made
-// one cycle through every vertex.
+// walk writes the child, each vertex taking its neighbours from its component's parent; false unless one cycle.
 func (g *GPX) walk(child []int32) bool {
 	m := g.m
 	g.epoch++

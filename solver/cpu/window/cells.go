@@ -29,9 +29,7 @@ func (s *search) cellsRound(ctx context.Context, slice time.Duration, round uint
 	})
 }
 
-// cutCells cuts the cities with coordinates x, y, turned by angle, into k
-// cells of equal cities within one, splitting each part across its
-// longer side.
+// cutCells cuts the cities, turned by angle, into k cells of equal cities within one, each part split across its longer side.
 func cutCells(x, y []float64, k int, angle float64) [][]int32 {
 	n := len(x)
 	sin, cos := math.Sincos(angle)
@@ -70,10 +68,7 @@ func spread(ids []int32, key []float64) float64 {
 	return hi - lo
 }
 
-// cellWindow is a cell's window: its cities in tour order from the start
-// of one of the tour's paths through it, and the joins, the fixed edges
-// from each path's last city to the next path's first (indices of
-// cities), which stand for the tour outside the cell.
+// cellWindow is a cell's window: its cities along the tour's paths through it, and the joins standing for the tour outside.
 type cellWindow struct {
 	cities []int
 	joins  [][2]int
@@ -119,9 +114,7 @@ func cellOf(t []int32, members []int32) (w cellWindow, ok bool) {
 	return w, true
 }
 
-// cell searches the window of the cell members of the current tour for
-// up to slice, and splices its new paths into the tour when they are
-// shorter and the tour stays one cycle.
+// cell searches the window of members for up to slice and splices its paths in when shorter and one cycle.
 func (s *search) cell(ctx context.Context, members []int32, slice time.Duration, seed uint64) error {
 	s.mu.Lock()
 	w, ok := cellOf(s.cur, members)
@@ -153,9 +146,7 @@ func (w cellWindow) oldEdges() [][2]int {
 	return e
 }
 
-// newEdges are the edges within the cell of tour, a tour of the cell's
-// window (indices of cities), the joins left out; an error when tour
-// lacks a join.
+// newEdges are the cell's edges of tour, a tour of the window, joins left out (an error when one lacks).
 func (w cellWindow) newEdges(tour []int) ([][2]int, error) {
 	m := len(tour)
 	isJoin := make(map[[2]int]bool, 2*len(w.joins))
@@ -178,10 +169,8 @@ func (w cellWindow) newEdges(tour []int) ([][2]int, error) {
 	return e, nil
 }
 
-// spliceEdges replaces the edges old of the current tour by added, those
-// of the cell members, when they are shorter, both measured exactly on the
-// instance, and the tour stays one cycle or its cycles can be joined again
-// (join), and offers the tour, measured again whole, to the run.
+// spliceEdges replaces old by added when shorter, measured exactly, where the tour stays or rejoins into one cycle,
+// and offers the tour to the run.
 func (s *search) spliceEdges(members []int32, old, added [][2]int) {
 	length := func(es [][2]int) (l int64) {
 		for _, e := range es {
@@ -287,11 +276,8 @@ const maxJoins = 8
 // joined.
 const joinNear = 8
 
-// join joins the cycles of adj, all of which pass through the cell
-// members, into one: each time the smallest cycle with the one that an
-// exchange of two edges joins it to at the least cost, among each member
-// of that cycle and its joinNear nearest members, no fixed edge taken out.
-// False when it would take more than maxJoins joins or one cannot be made.
+// join joins adj's cycles into one, each time the smallest by the cheapest 2-exchange among near members, no fixed edge
+// removed; false past maxJoins or when impossible.
 func join(in *solver.Instance, adj [][2]int32, members []int32, fixed map[[2]int32]bool) bool {
 	comp := make([]int32, len(adj))
 	var near map[int32][]int32
@@ -346,9 +332,7 @@ func cycles(adj [][2]int32, comp []int32) []int {
 	return size
 }
 
-// joinCheapest joins cycle small of adj to another by the exchange of an
-// edge (a, b) of small and an edge (c, d) of the other, a and c members
-// near each other, that costs least; false when there is none.
+// joinCheapest joins cycle small to another by the cheapest exchange of edges at near members; false when none.
 func joinCheapest(in *solver.Instance, adj [][2]int32, members []int32, near map[int32][]int32, comp []int32, small int32, fixed map[[2]int32]bool) bool {
 	free := func(a, b int32) bool { return !fixed[[2]int32{min(a, b), max(a, b)}] }
 	d := func(a, b int32) int64 { return in.Dist(int(a), int(b)) }

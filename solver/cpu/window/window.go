@@ -38,9 +38,7 @@ const AutoMaxSize = 12500
 type Shape int
 
 const (
-	// Cells cuts the plane into cells of about equal cities; a cell's
-	// window is the tour's paths through it, joined by fixed edges that
-	// stand for the tour outside it.
+	// Cells cuts the plane into cells of about equal cities, a cell's window its tour paths joined by fixed edges.
 	Cells Shape = iota
 	// Paths cuts the tour into paths of consecutive positions.
 	Paths
@@ -51,10 +49,7 @@ type Config struct {
 	// Shape is how a round cuts the tour (cells need coordinates; without
 	// them every round takes paths; docs/DECISIONS.md#windows).
 	Shape Shape
-	// Size is about the cities of a window: the windows of a round are
-	// equal within one city, as many as fill every slot evenly (0: one
-	// window a slot, the tour searched whole at once, up to AutoMaxSize
-	// cities a window).
+	// Size is about the cities of a window (0: a window a slot, up to AutoMaxSize cities).
 	Size int
 	// Cores is the cores a window's search takes (at least 1).
 	Cores int
@@ -94,11 +89,7 @@ type search struct {
 	err    error
 }
 
-// Run improves the best tour of c (a tour of in keeping its fixed edges,
-// the run's other workers stopped) window by window until c's run ends
-// (its deadline, its context, its target or its stop), offering each
-// shorter tour to c, and returns what it did. A window's search that
-// fails ends the run with its error.
+// Run improves c's best tour window by window until c's run ends, offering each shorter tour; a failed window search ends it.
 func Run(in *solver.Instance, c *runctl.Control, cfg Config) (Stats, error) {
 	cfg.Cores = max(cfg.Cores, 1)
 	cfg.Workers = max(cfg.Workers, cfg.Cores)
@@ -248,9 +239,7 @@ func (s *search) window(pos, size int, slice time.Duration, ctx context.Context,
 	return nil
 }
 
-// solve searches sub from its identity tour (the window's current order)
-// for up to slice, less a margin before the run's deadline, and returns
-// its tour; nil with no error when the run ends first.
+// solve searches sub from its identity tour for up to slice before the run's deadline (nil: the run ended first).
 func (s *search) solve(ctx context.Context, sub *solver.Instance, slice time.Duration, seed uint64) ([]int, error) {
 	if !s.c.Deadline.IsZero() {
 		// a margin for the search's last round and the splice
@@ -280,10 +269,7 @@ func errorf(err error, format string, a ...any) error {
 	return fmt.Errorf(format+": %v", append(a, err)...)
 }
 
-// splice writes path, a path of the window whose cities from tour
-// position pos on were cities, into the tour when it is shorter, both
-// measured exactly on the instance, and offers the tour, measured again
-// whole, to the run.
+// splice writes path over the window's cities from tour position pos when shorter, and offers the tour to the run.
 func (s *search) splice(pos int, cities, path []int) {
 	mapped := make([]int, len(path))
 	for k, c := range path {
@@ -323,18 +309,13 @@ func (s *search) keep(l int64) {
 	}
 }
 
-// SubInstance is the instance of the window whose cities in tour order
-// are cities: their coordinates in that order, measured as in is, with
-// the edge between its two ends fixed (so that its tours, that edge
-// dropped, are the paths between them) and in's fixed edges between two
-// of its cities.
+// SubInstance is the window of cities (in tour order) as an instance measured as in is, its two ends' edge fixed,
+// with in's fixed edges among them.
 func SubInstance(in *solver.Instance, cities []int) *solver.Instance {
 	return subInstance(in, cities, [][2]int{{0, len(cities) - 1}})
 }
 
-// subInstance is the instance of cities, measured as in is, with the
-// edges joins (between indices of cities) fixed and in's fixed edges
-// between two of its cities.
+// subInstance is the instance of cities with joins and in's fixed edges among them fixed.
 func subInstance(in *solver.Instance, cities []int, joins [][2]int) *solver.Instance {
 	m := len(cities)
 	x, y := make([]float64, m), make([]float64, m)

@@ -24,9 +24,7 @@ func For(n int, fn func(lo, hi int)) {
 	run(w, n, max(256, n/(w*8)), func() bool { return true }, fn)
 }
 
-// ForContext is For in chunks small enough that a done ctx is noticed
-// within milliseconds: it looks at ctx before every chunk, stops handing
-// out chunks once ctx is done and returns ctx's error then.
+// ForContext is For in small chunks, stopping with ctx's error within milliseconds of ctx ending.
 func ForContext(ctx context.Context, n int, fn func(lo, hi int)) error {
 	if err := ctx.Err(); err != nil {
 		return err

@@ -1,7 +1,4 @@
-// Package unionfind is the disjoint-set forest (path halving, union by
-// size) that the greedy construction and the minimum 1-trees use to join
-// fragments and components (Tarjan, "Efficiency of a good but not linear
-// set union algorithm", JACM 1975).
+// Package unionfind is the disjoint-set forest (path halving, union by size; Tarjan, JACM 1975) joining fragments and components.
 package unionfind
 
 // Sets is a disjoint-set forest over the elements 0..n-1.
