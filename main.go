@@ -40,8 +40,7 @@ import (
 	"github.com/tsplab/tsplab/solver/buildinfo"
 	"github.com/tsplab/tsplab/solver/gen"
 
-	// The CPU engines register themselves; the gpu package registers the
-	// CUDA engines (stubs that say why they are unavailable without CUDA).
+	// The CPU engines register themselves; package gpu registers the GPU ones.
 	_ "github.com/tsplab/tsplab/gpu"
 	"github.com/tsplab/tsplab/gpu/device"
 	_ "github.com/tsplab/tsplab/solver/cpu"
@@ -174,12 +173,10 @@ func (l *launch) windowed(a fyne.App) int {
 	return l.exit
 }
 
-// newApp returns Fyne's in-memory app when headless, and an app with
-// windows otherwise.
+// newApp returns Fyne's in-memory app when headless, else a windowed one.
 func newApp(headless bool) fyne.App {
 	if headless {
-		// Fyne's in-memory driver paints with the software renderer;
-		// Preferences live in memory, so no saved settings play a part.
+		// The in-memory driver paints in software; its Preferences live in memory.
 		return test.NewApp()
 	}
 	return newWindowedApp()
@@ -232,8 +229,7 @@ func parseFlags(args []string) (f cliFlags, ok bool) {
 	return f, true
 }
 
-// check checks the flags' values (args: what follows the flags) and sets
-// the window size from size ("WxH", "": the default).
+// check checks the flags' values and sets the window size ("WxH").
 func (f *cliFlags) check(args []string, size string) error {
 	if len(args) > 0 {
 		return fmt.Errorf("unexpected argument %q (use --open FILE)", args[0])
@@ -278,8 +274,7 @@ func (f *cliFlags) check(args []string, size string) error {
 // backends are the backends --backend, --a and --b take.
 var backends = []string{solver.BackendCPU, solver.BackendGPU, solver.BackendAuto}
 
-// checkAlgo refuses an algorithm no engine is registered under ("": the
-// saved choice), rather than run the saved one in its place.
+// checkAlgo refuses an algorithm no engine is registered under ("": the saved one).
 func checkAlgo(flag, algo string) error {
 	if algo == "" || slices.Contains(solver.Algorithms(), algo) {
 		return nil
@@ -311,17 +306,14 @@ func screenshotWhenDone(ui *app.App, path string, exit *int, done chan struct{})
 			}
 		}
 	})
-	// Let Fyne finish writing Preferences (it saves in the background)
-	// before the process ends.
+	// Let Fyne finish saving Preferences before the process ends.
 	time.Sleep(300 * time.Millisecond)
 }
 
-// layoutEnv names the file where --screenshot also writes where the
-// window put the app's landmarks (for the real-window test).
+// layoutEnv names the file --screenshot also writes the landmarks' places to.
 const layoutEnv = "TSPLAB_LAYOUT"
 
-// writeLayout writes the window's size and each of ui's landmarks as
-// "name<TAB>x y width height" lines, in the window's coordinates.
+// writeLayout writes the window's size and each landmark as "name<TAB>x y width height".
 func writeLayout(ui *app.App, path string) error {
 	var b strings.Builder
 	size := ui.Win.Canvas().Size()

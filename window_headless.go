@@ -4,8 +4,7 @@ package main
 
 import "fyne.io/fyne/v2"
 
-// windowless reports that this build cannot open a window: it has no
-// window driver, so it neither links nor needs OpenGL and X11.
+// windowless reports that this build has no window driver, so it needs neither OpenGL nor X11.
 const windowless = true
 
 // newWindowedApp is never called in a headless build.

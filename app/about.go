@@ -8,8 +8,7 @@ import (
 	"github.com/tsplab/tsplab/solver/buildinfo"
 )
 
-// AboutText is what the About dialog says: the program, the build's
-// version and commit, the Go release and platform, and the licence.
+// AboutText is the About dialog's text: program, version and commit, Go release and platform, licence.
 func AboutText() string {
 	return "TSP Lab " + buildinfo.String() + "\n" +
 		runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + "\n" +

@@ -56,8 +56,7 @@ var Icon = fyne.NewStaticResource("icon.png", assets.IconPNG)
 // Options are the command line's choices.
 type Options struct {
 	Open string // an instance file or a picture, or the name of a bundled sample
-	// ArtPoints is how many points a picture Open names becomes (0:
-	// DefaultArtPoints); the command line opens it without asking.
+	// ArtPoints is the points a picture given to Open becomes (0: DefaultArtPoints), without asking.
 	ArtPoints int
 	Algo      string        // algorithm for the single pane (empty: keep the saved one)
 	Backend   string        // backend for the single pane
@@ -65,8 +64,7 @@ type Options struct {
 	Run       time.Duration // once the first instance is loaded, run the panes on screen with this budget (0: no)
 	Compare   bool          // open in compare mode
 	Size      fyne.Size     // if not zero, the window's size (screenshots)
-	// Path is the single pane's route: RouteTour, RouteOpen, or "A,B" for
-	// a path from A to B (empty: keep the saved one).
+	// Path is the single pane's route: RouteTour, RouteOpen or "A,B" (empty: the saved one).
 	Path string
 	// OnLoad, if set, is called on the Fyne goroutine after every load.
 	OnLoad func(*solver.Instance, error)
@@ -166,15 +164,13 @@ func New(a fyne.App, opts Options) *App {
 	return ap
 }
 
-// buildPanes makes the single pane and the compare pair with the engines
-// opts names, compare mode's shared budget and its summary.
+// buildPanes makes the single pane and the compare pair with opts' engines, budget and summary.
 func (a *App) buildPanes(opts Options) {
 	a.Single = NewPane("single", a.prefs, defaultSingle(), a.Win)
 	l, r := defaultCompare()
 	a.Left = NewPane("left", a.prefs, l, a.Win)
 	a.Right = NewPane("right", a.prefs, r, a.Win)
-	// one pipeline for the window's runs: the panes' bounds and alpha
-	// lists share its ascents
+	// one pipeline for the window's runs, whose bounds and alpha lists share its ascents
 	pl := new(session.Pipeline)
 	for _, p := range []*Pane{a.Single, a.Left, a.Right} {
 		p.Runner.Pipeline = pl
@@ -209,8 +205,7 @@ func (a *App) openFirst(arg string, points int) {
 	}
 	p := resolveOpen(a.samplesDir, arg)
 	if isImageFile(p) {
-		// A picture is no instance file of a folder: the list keeps
-		// the folder the user last opened.
+		// A picture is no folder's instance file: the list keeps the last folder opened.
 		if dir := a.prefs.String(PrefFolder); dir != "" && dir != a.samplesDir {
 			if st, err := os.Stat(dir); err == nil && st.IsDir() {
 				a.ShowSource(dir)
@@ -226,8 +221,7 @@ func (a *App) openFirst(arg string, points int) {
 	}
 }
 
-// defaultSingle is the single pane's first-run settings: the strongest
-// combination, wherever it runs best.
+// defaultSingle is the single pane's first-run settings: the strongest engine, wherever it runs best.
 func defaultSingle() Settings {
 	return Settings{Algorithm: firstRegistered("auto", "pspm", "sspm"), Backend: solver.BackendAuto, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
 }
@@ -257,8 +251,7 @@ func firstRegistered(names ...string) string {
 	return names[0]
 }
 
-// resolveOpen turns the --open argument into a path: a file, or the name
-// of a bundled sample ("clustered-1000", "clustered-1000.tsp", "portrait").
+// resolveOpen turns --open into a path: a file, or a bundled sample's name ("clustered-1000", "portrait").
 func resolveOpen(samplesDir, arg string) string {
 	if _, err := os.Stat(arg); err == nil || samplesDir == "" {
 		return arg
@@ -289,8 +282,7 @@ func (a *App) build() fyne.CanvasObject {
 	a.openTourBtn.Disable()
 	a.Single.onState = a.refreshExport
 	for _, p := range []*Pane{a.Left, a.Right} {
-		// The summary follows every change of a compare pane: its
-		// instance, engine, seed, run state and numbers.
+		// The summary follows every change of a compare pane.
 		p.onState = func() { a.refreshExport(); a.summaryLater() }
 	}
 	about := widget.NewButtonWithIcon("", theme.InfoIcon(), a.aboutDialog)
@@ -322,8 +314,7 @@ func (a *App) SetCompare(on bool) {
 	a.refreshExport()
 }
 
-// refreshExport enables Export while a pane on screen has a tour to
-// export: a run's, or one opened with Open tour….
+// refreshExport enables Export while a pane on screen has a tour (a run's, or an opened one).
 func (a *App) refreshExport() {
 	if a.exportBtn == nil {
 		return
@@ -361,8 +352,7 @@ func (a *App) Running() bool {
 	return slices.ContainsFunc([]*Pane{a.Single, a.Left, a.Right}, func(p *Pane) bool { return p.Runner.State() == session.Running })
 }
 
-// RunLines describes the last run of each pane on screen from its record,
-// a line each (tsplab prints them after --run, to set beside tsp solve).
+// RunLines describes each pane's last run from its record, a line each (tsplab prints them after --run).
 func (a *App) RunLines() []string {
 	var out []string
 	for i, p := range a.Panes() {

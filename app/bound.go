@@ -13,11 +13,9 @@ import (
 type paneBound struct {
 	in    *solver.Instance
 	value int64 // 0 until computed
-	// note says where the bound came from and whether it is still
-	// converging (report.BoundNote), "" for a converged one of this run
+	// note says where the bound came from and whether it still converges ("" for this run's converged one)
 	note string
-	// src and converging are where it came from and whether it is still
-	// converging, for the run's record (report.Report's fields)
+	// src and converging are the same for the run's record (report.Report's fields)
 	src        report.BoundSource
 	converging bool
 }
@@ -34,8 +32,7 @@ func (p *Pane) setBound(in *solver.Instance, r bound.Result) {
 		return
 	}
 	defer func() {
-		// The gaps above the bound change: the compare summary too, with
-		// the update on screen.
+		// The gaps above the bound change: so does the compare summary.
 		last := p.shownPr
 		p.mu.Unlock()
 		if p.OnUpdate != nil {
@@ -48,8 +45,7 @@ func (p *Pane) setBound(in *solver.Instance, r bound.Result) {
 		p.Curve.SetBound(lb)
 	}
 	if st := p.Runner.State(); st != session.Running && st != session.Idle {
-		// a paused or finished run's numbers are its record's, which
-		// takes the bound (none for a path)
+		// a paused or finished run's numbers are its record's, which takes the bound (none for a path)
 		if rep, rin, err := p.recordLocked(true); err == nil {
 			p.showRecord(rep, rin)
 			return
@@ -90,8 +86,7 @@ func (p *Pane) gapOverBound(l, lb int64) string {
 	return boundGap(l, lb)
 }
 
-// boundGap is the gap line of a tour of length l above the lower bound lb,
-// "at most" spelt out (the bundled font has no "≤").
+// boundGap is the gap line of a tour of length l above lower bound lb ("at most": the font has no "≤").
 func boundGap(l, lb int64) string {
 	g, ok := solver.GapPercent(l, lb)
 	if !ok {

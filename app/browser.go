@@ -43,8 +43,7 @@ func (e Entry) Summary() string {
 	return strings.Join(e.summaryParts(), " · ")
 }
 
-// summaryParts are the parts of a readable entry's Summary, the most
-// useful first: a list too narrow for all of them leaves out the last.
+// summaryParts are an entry's Summary parts, most useful first: a narrow list drops the last.
 func (e Entry) summaryParts() []string {
 	if e.picture {
 		return []string{"picture", solver.GroupDigits(strconv.Itoa(e.Dimension)) + " points"}
@@ -70,8 +69,7 @@ func (e Entry) summaryParts() []string {
 	return parts
 }
 
-// fitSummary is the second line of e in a list whose text has room
-// pixels: as many of its parts as fit whole, the first always.
+// fitSummary is e's second line in room pixels: the parts that fit whole, the first always.
 func fitSummary(e Entry, room float32) string {
 	if e.Err != "" || room <= 0 {
 		return e.Summary()
@@ -91,8 +89,7 @@ func (a *App) textRoom() float32 {
 	return a.list.Size().Width - theme.ScrollBarSize() - 2*theme.InnerPadding()
 }
 
-// reason is why the file cannot be read: the reader's error with the
-// file's path turned into "line N: …" (the list names the file).
+// reason is why the file cannot be read, its path turned into "line N: …" (the list names the file).
 func (e Entry) reason() string {
 	r := e.Err
 	for _, p := range []string{e.Path, filepath.Base(e.Path)} {
@@ -107,8 +104,7 @@ func (e Entry) reason() string {
 	return r
 }
 
-// metricWords names a kind of distance briefly: the TSPLIB name as
-// TSPLIB users know it, a point list's metric in words.
+// metricWords names a kind of distance briefly: TSPLIB's name, or a point list's metric in words.
 func metricWords(m string) string {
 	if m == "GREAT_CIRCLE" {
 		return "great circle"
@@ -116,8 +112,7 @@ func metricWords(m string) string {
 	return m
 }
 
-// ReadEntry describes the instance file at path from its header alone, its
-// known optimum and whether an optimal tour lies beside it.
+// ReadEntry describes the instance file at path from its header, known optimum and optimal tour.
 func ReadEntry(path string) Entry {
 	e := Entry{Name: instfile.BaseName(path), Path: path}
 	h, err := instfile.ReadHeader(path)
@@ -182,8 +177,7 @@ func dropTours(entries []Entry) []Entry {
 	return out
 }
 
-// isTourOfAnother reports whether entries[i] is a tour of another entry
-// of the same cities (see dropTours).
+// isTourOfAnother reports whether entries[i] is a tour of another entry's cities (see dropTours).
 func isTourOfAnother(entries []Entry, i int, load func(string) *solver.Instance) bool {
 	e := entries[i]
 	for j, o := range entries {
@@ -207,8 +201,7 @@ func sameCities(a, b *solver.Instance) bool {
 	return ka != nil && slices.Equal(ka, kb)
 }
 
-// cityKeys are in's cities as sorted integer pairs: the coordinates from
-// their least values, to a millionth of the extent (nil: no coordinates).
+// cityKeys are in's cities as sorted integer pairs to a millionth of the extent (nil: no coordinates).
 func cityKeys(in *solver.Instance) [][2]int64 {
 	if len(in.X) != in.N || len(in.Y) != in.N || in.N == 0 {
 		return nil
@@ -232,8 +225,7 @@ func fileOrderLength(in *solver.Instance) int64 {
 	return solver.TourLength(in, solver.IdentityTour(in.N))
 }
 
-// isTSPFile reports whether path names a TSPLIB file by its extension,
-// .tsp or .tsp.gz: the folder list shows it even when it does not read.
+// isTSPFile reports whether path ends in .tsp or .tsp.gz: the list shows it even when it does not read.
 func isTSPFile(path string) bool {
 	return strings.EqualFold(filepath.Ext(tsplib.TrimGz(path)), ".tsp")
 }
@@ -268,8 +260,7 @@ func ExtractSamples(dir string) (string, error) {
 	return dir, writeSamplePortrait(filepath.Join(dir, SamplePortrait))
 }
 
-// SamplesDir returns where the bundled samples are extracted: under the
-// user's cache directory, or the temporary directory.
+// SamplesDir returns where the bundled samples are extracted: the user's cache or temporary directory.
 func SamplesDir() string {
 	base, err := os.UserCacheDir()
 	if err != nil || base == "" {
@@ -278,8 +269,7 @@ func SamplesDir() string {
 	return filepath.Join(base, "tsplab", "samples")
 }
 
-// ShowSource fills the list from src: SourceSamples, SourceRecent, or a
-// folder (its path, or its label in the source menu).
+// ShowSource fills the list from src: SourceSamples, SourceRecent, or a folder (path or menu label).
 func (a *App) ShowSource(src string) {
 	var entries []Entry
 	var err error
@@ -426,8 +416,7 @@ func (a *App) typedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-// ShowFolder lists every .tsp file in dir, which joins the source menu and
-// becomes the file dialog's starting place.
+// ShowFolder lists dir's .tsp files; dir joins the source menu and starts the file dialog.
 func (a *App) ShowFolder(dir string) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
@@ -446,8 +435,7 @@ func folderLabel(dir string) string {
 	return dir
 }
 
-// addFolder puts dir (not the samples' folder) first among the remembered
-// folders and refreshes the source menu.
+// addFolder puts dir (not the samples') first among the remembered folders.
 func (a *App) addFolder(dir string) {
 	if dir == "" || dir == a.samplesDir {
 		return
@@ -468,8 +456,7 @@ func (a *App) putFirst(key, v string, n int) {
 	a.prefs.SetStringList(key, list)
 }
 
-// refreshSources rebuilds the source menu: the samples, the recent files,
-// then the remembered folders, newest first.
+// refreshSources rebuilds the source menu: samples, recent files, then folders, newest first.
 func (a *App) refreshSources() {
 	opts := []string{SourceSamples, SourceRecent}
 	a.folderOf = map[string]string{}
@@ -494,8 +481,7 @@ func (a *App) refreshSources() {
 	a.source.SetOptions(opts)
 }
 
-// setMessage shows one line under the list: loading news, or an error
-// (in the error colour) such as a file that could not be read.
+// setMessage shows one line under the list: loading news, or an error in the error colour.
 func (a *App) setMessage(text string, isErr bool) {
 	a.message.SetText(Drawable(text))
 	a.message.Importance = widget.MediumImportance
@@ -505,8 +491,7 @@ func (a *App) setMessage(text string, isErr bool) {
 	a.message.Refresh()
 }
 
-// browserView is the window's left column: where the list comes from,
-// the open buttons, the list of instances and the message line.
+// browserView is the window's left column: source, open buttons, instances and the message line.
 func (a *App) browserView() fyne.CanvasObject {
 	a.source = widget.NewSelect(nil, func(s string) {
 		if s != a.showing {
@@ -548,8 +533,7 @@ func (a *App) newInstanceList() *widget.List {
 			name := widget.NewLabel("instance")
 			name.TextStyle = fyne.TextStyle{Bold: true}
 			name.Truncation = fyne.TextTruncateEllipsis
-			// The reason a file cannot be read wraps, in a row as tall
-			// as it takes (fitRows); every other second line is one line.
+			// A reason a file cannot be read wraps in a row as tall as it takes (fitRows).
 			why := newWrapLabel("")
 			why.Importance = widget.DangerImportance
 			why.Hide()
@@ -577,8 +561,7 @@ func (a *App) newInstanceList() *widget.List {
 	)
 }
 
-// rowFitter lays the list out over its whole room and, when its width
-// changes, makes each row that gives a reason tall enough for it.
+// rowFitter lays the list out and, when its width changes, makes each reason's row tall enough.
 type rowFitter struct {
 	a     *App
 	width float32
@@ -598,8 +581,7 @@ func (f *rowFitter) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 
 func (f *rowFitter) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
 
-// fitRows sets the height of every row of the list: a reason a file
-// cannot be read takes the lines it wraps to at the list's width.
+// fitRows sets each row's height: a reason takes the lines it wraps to at the list's width.
 func (a *App) fitRows() {
 	if a.list == nil {
 		return

@@ -21,8 +21,7 @@ import (
 	"github.com/tsplab/tsplab/solver/session"
 )
 
-// GapThresholds are the gaps (percent) whose first crossing compare
-// mode's summary times for each pane.
+// GapThresholds are the gaps (percent) whose first crossing the compare summary times.
 var GapThresholds = []float64{10, 5, 2, 1, 0.5}
 
 // RunCompare starts both compare panes together with the shared budget.
@@ -40,8 +39,7 @@ func (a *App) compareBudget() (time.Duration, error) {
 	return parseBudget(s)
 }
 
-// parseBudget reads compare mode's budget field: seconds above 0, at
-// most solver.MaxTimeLimit.
+// parseBudget reads compare mode's budget: seconds above 0, at most solver.MaxTimeLimit.
 func parseBudget(s string) (time.Duration, error) {
 	d, err := seconds.Parse(s)
 	if err != nil || d <= 0 || d > solver.MaxTimeLimit {
@@ -50,8 +48,7 @@ func parseBudget(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// RunCompareFor starts both compare panes together with budget d, the
-// cores shared out between them (shareCores).
+// RunCompareFor starts both compare panes with budget d, the cores shared out (shareCores).
 func (a *App) RunCompareFor(d time.Duration) error {
 	for _, p := range []*Pane{a.Left, a.Right} {
 		p.Runner.Reset()
@@ -77,8 +74,7 @@ func (a *App) shareCores(d time.Duration) {
 	a.showCoreShares()
 }
 
-// coreShare is the cores each compare pane gets for a run of budget d:
-// half each when both engines run on the cores, else every core (0).
+// coreShare is each compare pane's cores for budget d: half when both engines take cores, else all (0).
 func (a *App) coreShare(d time.Duration) int {
 	if a.Left.needsCores(d) && a.Right.needsCores(d) {
 		return max(1, runtime.NumCPU()/2)
@@ -86,8 +82,7 @@ func (a *App) coreShare(d time.Duration) int {
 	return 0
 }
 
-// showCoreShares has each compare pane's Workers field say the cores
-// its next run gets (an empty field's), as the summary says after it.
+// showCoreShares has each compare pane's empty Workers field show the cores its next run gets.
 func (a *App) showCoreShares() {
 	d, err := a.compareBudget()
 	if err != nil {
@@ -107,8 +102,7 @@ func (a *App) shareGPUs() {
 	r.setGPUShare(sh[1])
 }
 
-// needsCores reports whether the engine a run of the pane with budget d
-// would take runs on as many cores as it is given.
+// needsCores reports whether the pane's engine for budget d runs on as many cores as it is given.
 func (p *Pane) needsCores(d time.Duration) bool {
 	p.mu.Lock()
 	s, err := p.runSettings(d)
@@ -129,8 +123,7 @@ func paneLetter(a *App, p *Pane) string {
 
 // linkPanes keeps pane B on pane A's algorithm, so the pair compares backends, and shares lower bounds.
 func (a *App) linkPanes() {
-	// Both panes show the same instance: a bound proven beside one run
-	// holds for the other, so the two gaps are measured from one bound.
+	// A bound proven beside one run holds for the other pane's same instance.
 	share := func(in *solver.Instance, lb bound.Result) {
 		for _, p := range []*Pane{a.Left, a.Right} {
 			p.setBound(in, lb)
@@ -182,27 +175,23 @@ type PaneSummary struct {
 	Label   string // "A pspm/cpu"
 	Backend string // the backend the pane's engine runs on ("" before a run)
 	Best    int64  // 0: no tour yet
-	// Instance is the pane's instance, whose unit lengths are shown in
-	// (nil: as integers).
+	// Instance is the pane's instance, in whose units lengths are shown (nil: integers).
 	Instance  *solver.Instance
 	Reference int64 // the optimum, or the lower bound (0: neither)
 	Bound     bool  // Reference is the lower bound
 	MovesPerS float64
 	Curve     []export.CurvePoint
-	// Engine is the pane's engine ("pspm/cpu"), Seed its seed (0: not
-	// shown).
+	// Engine is the pane's engine ("pspm/cpu"), Seed its seed (0: not shown).
 	Engine string
 	Seed   uint64
-	// Ran is true once the pane's run has started; Cores is how many
-	// cores it had (0: its engine takes no workers), of TotalCores.
+	// Ran: the pane's run has started; Cores of TotalCores it had (0: no workers).
 	Ran               bool
 	Cores, TotalCores int
 	// GPUs names the GPUs its run had ("GPU 1"; "": none, or not known).
 	GPUs string
 	// Done is true once its run ended by itself (time, target, optimum).
 	Done bool
-	// CPUAlone reports that the pane's GPU auto run searched on the CPU
-	// alone (its account's GPU part says so): no GPU speed-up to give.
+	// CPUAlone: the pane's GPU auto run searched on the CPU alone, so no GPU speed-up.
 	CPUAlone bool
 }
 
@@ -259,8 +248,7 @@ func CoresLine(l, r PaneSummary) string {
 	return "Cores: " + had(l) + "; " + had(r) + "."
 }
 
-// GPUsLine says which GPUs each pane's run had once both have run ("":
-// before, or where neither ran on a GPU the host lists).
+// GPUsLine says which GPUs each pane's run had once both ran ("": before, or no listed GPU).
 func GPUsLine(l, r PaneSummary) string {
 	if !l.Ran || !r.Ran {
 		return ""
@@ -277,8 +265,7 @@ func GPUsLine(l, r PaneSummary) string {
 	return "GPUs: " + strings.Join(had, "; ") + "."
 }
 
-// ThresholdTimes returns, for each of GapThresholds, when the curve's
-// best first came within it above ref (negative: not reached).
+// ThresholdTimes returns when the curve first came within each of GapThresholds above ref (negative: never).
 func ThresholdTimes(curve []export.CurvePoint, ref int64) []time.Duration {
 	out := make([]time.Duration, len(GapThresholds))
 	for i, thr := range GapThresholds {
@@ -392,8 +379,7 @@ func paneOf(label string) string {
 	return letter
 }
 
-// timeRatio is how many times sooner the GPU pane came within a threshold
-// (times negative: not reached), or which pane alone reached it.
+// timeRatio is how many times sooner the GPU pane reached a threshold, or which pane alone did.
 func timeRatio(gpu, cpu time.Duration, g, c string) string {
 	switch {
 	case gpu < 0 && cpu < 0:
@@ -419,8 +405,7 @@ func formatRatio(x float64) string {
 	return fmt.Sprintf("%.0f×", x)
 }
 
-// compareViewObject is compare mode's body: the shared run bar (one
-// budget for both panes) and summary above the two panes.
+// compareViewObject is compare mode's body: the shared run bar and summary above the two panes.
 func (a *App) compareViewObject() fyne.CanvasObject {
 	budget := a.budgetField.entry
 	runBoth := widget.NewButtonWithIcon("Run both", theme.MediaPlayIcon(), func() {

@@ -17,8 +17,7 @@ var plainAbout = map[string]string{
 		"The family is kept varied, so the search does not settle too early.",
 }
 
-// engineHelp is what the settings' "About" fold says of e ("" for none):
-// plain words where the app has them, else the engine's own description.
+// engineHelp is the settings' "About" text of e: the app's plain words, else its description ("": none).
 func engineHelp(e solver.Engine) string {
 	if e == nil {
 		return ""

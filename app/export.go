@@ -31,8 +31,7 @@ const (
 	ExportTour = "tour"
 	ExportCSV  = "csv"
 	ExportJSON = "json"
-	// ExportSVGPath is the best tour as one SVG path a pen plotter can
-	// follow (TSP art), in a .svg file.
+	// ExportSVGPath is the best tour as one SVG path for a pen plotter (TSP art).
 	ExportSVGPath = "svg-path"
 )
 
@@ -47,8 +46,7 @@ var exportChoices = []struct{ label, kind string }{
 	{"Run report (JSON)", ExportJSON},
 }
 
-// ExportScene is what a pane's picture export shows: the canvas's scene
-// (current tour while running, best tour, optimal overlay, title).
+// ExportScene is a pane's picture export: the canvas's scene.
 func (p *Pane) ExportScene() export.Scene { return p.View.Scene() }
 
 // engineName is the engine of the pane's run ("auto/cpu"), or of its settings before any run.
@@ -63,8 +61,7 @@ func (p *Pane) engineName() string {
 	return s.Algorithm + "/" + s.Backend
 }
 
-// WriteExport writes one pane's export of kind to w; width and height
-// size pictures (height 0 keeps the instance's aspect ratio).
+// WriteExport writes one pane's export of kind to w; height 0 keeps the aspect ratio.
 func (p *Pane) WriteExport(w io.Writer, kind string, width, height int) error {
 	if p.in == nil {
 		return errors.New("export: no instance loaded")
@@ -160,8 +157,7 @@ func writeSideBySide(w io.Writer, kind string, panes []*Pane, width, height int)
 	return export.WriteSideBySide(w, kind, scenes, width, height)
 }
 
-// isPicture reports whether kind is a picture, which has a size (the
-// SVG path takes its width; its height follows the instance).
+// isPicture reports whether kind is a picture, which has a size (the SVG path: its width).
 func isPicture(kind string) bool {
 	return kind == ExportPNG || kind == ExportSVG || kind == ExportPDF || kind == ExportSVGPath
 }
@@ -258,8 +254,7 @@ func (a *App) saveDialog(kind string, width, height int) {
 		wc.Close()
 		files, err := write(path)
 		if err == nil && !slices.Contains(files, path) {
-			// Compare mode wrote NAME-A and NAME-B: the empty file the
-			// dialog made under the chosen name goes.
+			// Compare mode wrote NAME-A and NAME-B: the dialog's empty file goes.
 			if st, serr := os.Stat(path); serr == nil && st.Size() == 0 {
 				os.Remove(path)
 			}
@@ -285,8 +280,7 @@ func (a *App) saveDialog(kind string, width, height int) {
 	d.Show()
 }
 
-// wroteMessage says what an export wrote: the file, or in compare mode
-// a file per pane, each named with its pane.
+// wroteMessage says what an export wrote: the file, or in compare mode a file per pane.
 func wroteMessage(files []string) string {
 	if len(files) == 1 {
 		return "Wrote " + files[0]

@@ -21,8 +21,7 @@ func (a *App) openFileDialog() {
 	})
 }
 
-// showFileOpen asks for a file to open, listed by filter, starting in dir
-// ("": Fyne's choice), and hands its path to open; an error in a dialog.
+// showFileOpen asks for a file by filter, starting in dir ("": Fyne's choice), and hands its path to open.
 func (a *App) showFileOpen(dir string, filter storage.FileFilter, open func(path string) error) {
 	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
 		if rc != nil {
@@ -111,8 +110,7 @@ func (a *App) dropped(_ fyne.Position, uris []fyne.URI) {
 	a.Select(0)
 }
 
-// isListedInstance reports whether the folder list would list the file at
-// path: a .tsp, or a point list whose header reads (see ScanFolder).
+// isListedInstance reports whether the folder list lists path: a .tsp, or a readable point list.
 func isListedInstance(path string) bool {
 	if !instfile.HasInstanceExtension(path) {
 		return false
@@ -127,8 +125,7 @@ func (a *App) addRecent(path string) {
 	a.putFirst(PrefRecent, path, MaxRecent)
 }
 
-// Open loads the instance at path in the background and shows it in every
-// pane (only the newest of quick Opens); a reader error goes under the list.
+// Open loads the instance at path in the background into every pane (the newest Open wins).
 func (a *App) Open(path string) {
 	a.loadSeq++
 	seq := a.loadSeq
@@ -159,8 +156,7 @@ func (a *App) loaded(path string, in *solver.Instance, opt []int, err error) {
 		for _, p := range []*Pane{a.Single, a.Left, a.Right} {
 			p.SetInstance(in, opt)
 		}
-		// The list marks the instance on screen, whichever way it was
-		// opened (a bundled sample named at start, a picture).
+		// The list marks the instance on screen however it was opened.
 		a.applyFilter()
 		a.Win.SetTitle("TSP Lab — " + in.Name)
 		if a.openTourBtn != nil {
@@ -172,8 +168,7 @@ func (a *App) loaded(path string, in *solver.Instance, opt []int, err error) {
 	}
 }
 
-// LoadInstance reads a TSPLIB file with its known optimum and the optimal
-// tour of a readable .opt.tour beside it.
+// LoadInstance reads a TSPLIB file with its known optimum and its readable .opt.tour.
 func LoadInstance(path string) (*solver.Instance, []int, error) {
 	in, err := instfile.Load(path)
 	if err != nil {

@@ -29,8 +29,7 @@ func showErrorDialog(err error, win fyne.Window) {
 	dialog.ShowError(errors.New(Drawable(err.Error())), win)
 }
 
-// appFonts are the bundled fonts the app's text is drawn in: regular and
-// bold (labels of fields and numbers).
+// appFonts are the bundled fonts the app draws text in: regular and bold.
 var appFonts = sync.OnceValues(func() ([]*sfnt.Font, error) {
 	var out []*sfnt.Font
 	for _, r := range []fyne.Resource{theme.DefaultTextFont(), theme.DefaultTextBoldFont()} {

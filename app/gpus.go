@@ -27,8 +27,7 @@ type GPUHost struct {
 	None error
 	// Select reads a gpus value against the devices (unusable[i]: why device i cannot run) and returns the devices a run opens.
 	Select func(text string, unusable []error) ([]int, error)
-	// FirstOnly reports whether GPU engine e runs on device 0 alone,
-	// whatever else its selection names (nil: no engine does).
+	// FirstOnly reports whether GPU engine e runs on device 0 alone (nil: none does).
 	FirstOnly func(e solver.Engine) bool
 }
 
@@ -70,11 +69,9 @@ func (h GPUHost) devices(e solver.Engine, text string) ([]int, error) {
 
 // gpuShare is what compare mode gives a pane of the host's GPUs.
 type gpuShare struct {
-	// sel are the devices the pane runs on while its gpus field is
-	// empty (nil: the engine's default).
+	// sel are the pane's devices while its gpus field is empty (nil: the engine's default).
 	sel []int
-	// note says where the other pane runs and whether the two share a
-	// GPU, in a sentence ("": the other pane runs no GPU engine).
+	// note says where the other pane runs and whether they share a GPU ("": no GPU engine there).
 	note string
 }
 
@@ -133,8 +130,7 @@ func (h GPUHost) shareOut(d [2]gpuDemand) (out [2]gpuShare) {
 	return out
 }
 
-// shareNote says where the other compare pane (letter) runs (theirs)
-// beside this pane's devices (mine), and why they share any.
+// shareNote says where the other compare pane runs beside this one's devices, and why they share any.
 func (h GPUHost) shareNote(letter string, mine, theirs []int, bothFirst bool) string {
 	if len(theirs) == 0 {
 		return ""
@@ -171,8 +167,7 @@ func without(use, taken []int) []int {
 	return out
 }
 
-// gpusText is the devices sel as a value of the gpus option ("1," is
-// device 1 alone).
+// gpusText is sel as a gpus value ("1," is device 1 alone).
 func gpusText(sel []int) string {
 	parts := make([]string, len(sel))
 	for i, d := range sel {

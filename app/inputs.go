@@ -31,8 +31,7 @@ func (a *App) inputs() []string {
 	return files
 }
 
-// checkOutput refuses path as an export's file when it names one of the
-// app's inputs.
+// checkOutput refuses path for an export when it names one of the app's inputs.
 func (a *App) checkOutput(path string) error {
 	if in := atomicfile.InputAt(path, a.inputs()); in != "" {
 		return fmt.Errorf("export: %s is a file TSP Lab has read (%s): choose another name", filepath.Base(path), filepath.Base(in))
@@ -85,8 +84,7 @@ func (g guardedFiles) Appender(u fyne.URI) (fyne.URIWriteCloser, error) {
 	return g.fileRepository.Appender(u)
 }
 
-// guardInputs has every writer of a file: URI (the save dialog's) refuse
-// the app's inputs.
+// guardInputs has every file: URI writer (the save dialog's) refuse the app's inputs.
 func (a *App) guardInputs() error {
 	r, err := repository.ForScheme("file")
 	if err != nil {

@@ -25,8 +25,7 @@ import (
 	"github.com/tsplab/tsplab/solver/session"
 )
 
-// Pane is one run's view: its canvas, numbers, progress bar, convergence
-// plot, buttons and settings. The single view has one; compare mode two.
+// Pane is one run's view: canvas, numbers, progress, plot, buttons and settings.
 type Pane struct {
 	Name     string // "single", "left", "right": the Preferences prefix
 	Runner   *session.Runner
@@ -43,14 +42,12 @@ type Pane struct {
 	shownPr session.Progress
 	tour    []int
 	best    []int
-	// route is the last run's route (nil before any): its tours are
-	// those of route.In, shown as route.Orig's paths when it is one.
+	// route is the last run's route (nil before any), whose tours are shown as route.Orig's.
 	route *route.Route
 	start startTour // the tour the next run starts from (Open tour…)
 	// sideScroll scrolls the single view's side column (Side)
 	sideScroll *container.Scroll
-	// hasStart is start.tour != nil, read without p.mu (refreshExport
-	// runs while p.mu is held)
+	// hasStart is start.tour != nil, readable without p.mu
 	hasStart atomic.Bool
 
 	controls      *runControls      // the run buttons
@@ -62,22 +59,18 @@ type Pane struct {
 
 	budget func() (time.Duration, error) // when set, every run's time limit (compare mode)
 	limit  time.Duration                 // the time limit of the last run started (0: none)
-	// coreShare, when above 0, is the most cores a run of an engine
-	// that takes workers may use: compare mode's fair share.
+	// coreShare, above 0, is compare mode's fair share of cores for an engine that takes workers.
 	coreShare int
-	// cores is how many cores the last run started was given (0: its
-	// engine takes no workers).
+	// cores is the cores the last run was given (0: no workers).
 	cores int
-	// gpus names the GPUs the last run started was given ("GPU 1"; "":
-	// no GPU engine, or the host's GPUs are not known).
+	// gpus names the last run's GPUs ("GPU 1"; "": none, or not known).
 	gpus string
 	// fallback is why the backend fell back to the CPU; the form says it, so the status line does not.
 	fallback string
 	bound    paneBound // the lower bound when the optimum is unknown
 	// OnUpdate, if set, is called on the Fyne goroutine after each update.
 	OnUpdate func(*Pane, session.Progress)
-	// onState, if set, is called after each change of the run's state
-	// and each update (the window's Export follows it).
+	// onState, if set, is called after each state change and update (Export follows it).
 	onState func()
 	// OnBound, if set, is called on the Fyne goroutine with each lower bound the pane's runs prove.
 	OnBound func(in *solver.Instance, lb bound.Result)
@@ -90,8 +83,7 @@ const (
 	BusyFrameInterval = 400 * time.Millisecond
 )
 
-// takesWorkers reports whether engine e runs on as many cores as its
-// workers option gives it (nil: no engine).
+// takesWorkers reports whether engine e runs on as many cores as its workers option gives.
 func takesWorkers(e solver.Engine) bool {
 	if e == nil {
 		return false
@@ -108,8 +100,7 @@ func frameInterval(e solver.Engine, params solver.Params) time.Duration {
 	return FrameInterval
 }
 
-// uiDo runs f on the Fyne goroutine. Tests replace it with a queue that
-// the test goroutine drains, as the real driver's event loop would.
+// uiDo runs f on the Fyne goroutine; tests replace it with a queue they drain.
 var uiDo = fyne.Do
 
 // The live numbers, in display order.
@@ -212,8 +203,7 @@ func (p *Pane) showError(err error) {
 	p.status.Fail(err)
 }
 
-// engineChanged follows the form's engine: the Temperature row shows for
-// an annealer only, and a refused run's error goes.
+// engineChanged follows the form's engine: Temperature shows for an annealer, a refusal's error goes.
 func (p *Pane) engineChanged(e solver.Engine) {
 	anneals := false
 	if e != nil {
@@ -242,8 +232,7 @@ func (p *Pane) Run() {
 	}
 }
 
-// RunFor starts a run with the time limit budget (0: the settings' own),
-// which the form then shows but does not save: the budget of one run.
+// RunFor starts a run with time limit budget (0: the settings'), shown in the form but not saved.
 func (p *Pane) RunFor(budget time.Duration) error {
 	if budget > 0 && p.budget == nil {
 		p.settings.ShowTimeLimit(budget)
@@ -272,8 +261,7 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 		return err
 	}
 	params := s.Params()
-	// The engine the runner picks, for the route: a path between fixed
-	// ends needs one that keeps them (nil when none: the runner says why).
+	// The runner's engine, for the route: a path between fixed ends needs one that keeps them.
 	choice, _ := p.Runner.Choose(params)
 	params, cores := p.withCores(choice.Engine, params)
 	params, gpus := p.withGPUs(choice.Engine, params)
@@ -342,8 +330,7 @@ func (p *Pane) withGPUs(e solver.Engine, params solver.Params) (solver.Params, s
 	return params, gpuNumbers(sel)
 }
 
-// runSettings is the settings a new run takes, with its time limit: the
-// budget when above 0, else compare mode's budget, else the form's.
+// runSettings is a new run's settings with its limit: budget, else compare mode's, else the form's.
 func (p *Pane) runSettings(budget time.Duration) (Settings, error) {
 	s, err := p.settings.Settings()
 	if err != nil {
@@ -373,8 +360,7 @@ func (p *Pane) Step() {
 	}
 }
 
-// Stop ends the run; the best tour stays on the canvas. A running run's
-// last update then says so; a paused one ends here, without an update.
+// Stop ends the run, the best tour kept on the canvas; a paused run ends without an update.
 func (p *Pane) Stop() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -450,8 +436,7 @@ func (p *Pane) show(pr session.Progress) bool {
 		pr.Note = ""
 	}
 	if rec != nil {
-		// the record's account: a path's says so, its lengths without
-		// the closing edge
+		// the record's account: a path's, without the closing edge
 		acc := rec.Account
 		pr.Account = &acc
 	}
@@ -480,8 +465,7 @@ func (p *Pane) setNumbers(pr session.Progress) {
 	set := p.setNumber
 	length := pr.Length
 	if pr.State != session.Running && pr.BestLength > 0 {
-		// A paused or finished run draws its best tour (show): Length
-		// is the length of the tour on the canvas.
+		// A paused or finished run draws its best tour.
 		length = pr.BestLength
 	}
 	p.setLengths(length, pr.BestLength)
@@ -497,8 +481,7 @@ func (p *Pane) setNumbers(pr session.Progress) {
 	set("Elapsed", fmt.Sprintf("%.1f s", pr.Elapsed.Seconds()))
 }
 
-// runInstance is the instance the pane's engine runs on: the route's
-// (an open path's has a city more) or the one shown.
+// runInstance is the instance the engine runs on: the route's, else the one shown.
 func (p *Pane) runInstance() *solver.Instance {
 	if p.route != nil {
 		return p.route.In
@@ -556,8 +539,7 @@ func (p *Pane) sceneOf(pr session.Progress, title string) export.Scene {
 	return sc
 }
 
-// addToCurve adds pr's best length to the convergence plot: at the step
-// where the engine found it, then at now.
+// addToCurve adds pr's best length to the plot when found, then at now.
 func (p *Pane) addToCurve(pr session.Progress) {
 	if pr.BestLength <= 0 {
 		return
@@ -601,8 +583,7 @@ func (p *Pane) gapWords(best int64, g float64, above string, lb int64) string {
 	return "optimum unknown"
 }
 
-// showSchedule shows the schedule the run ran once it has ended or
-// paused (the runner's result), and hides the line otherwise.
+// showSchedule shows the schedule a paused or ended run ran, else hides the line.
 func (p *Pane) showSchedule(pr session.Progress) {
 	text := ""
 	if pr.State != session.Running {
@@ -690,8 +671,7 @@ func BarFraction(pr session.Progress, why solver.StopReason, limit time.Duration
 	return fraction, fmt.Sprintf("%s of %s", formatSeconds(el), formatSeconds(limit))
 }
 
-// formatSeconds writes d in seconds, with a tenth below a minute's worth
-// of whole seconds that are not round ("3.1 s", "10 s", "90 s").
+// formatSeconds writes d in seconds, a tenth shown below 100 s when not whole ("3.1 s", "90 s").
 func formatSeconds(d time.Duration) string {
 	s := d.Seconds()
 	if s == math.Trunc(s) || s >= 100 {
@@ -753,8 +733,7 @@ func (p *Pane) Side() fyne.CanvasObject {
 // numbersShare is the share of a compare pane's width its numbers take, the plot the rest.
 const numbersShare = 0.56
 
-// splitLayout puts two objects side by side, the first share of the
-// width to the first, each at least its least width.
+// splitLayout puts two objects side by side, share of the width to the first, each at least its least.
 type splitLayout struct{ share float32 }
 
 func (l splitLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
@@ -793,8 +772,7 @@ func (p *Pane) Compact(title string) fyne.CanvasObject {
 	return container.NewBorder(choice, container.NewVBox(run, figures), nil, nil, p.View)
 }
 
-// Reference is what the pane's gaps are measured against: the known
-// optimum, else the lower bound once computed (0: neither).
+// Reference is what the pane's gaps are against: the optimum, else the computed bound (0: neither).
 func (p *Pane) Reference() (ref int64, isBound bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -66,8 +66,7 @@ func (c *runControls) CreateRenderer() fyne.WidgetRenderer {
 	return &runControlsRenderer{objectsRenderer{c.buttons()}}
 }
 
-// objectsRenderer is what the renderers of the panes and the settings
-// share: their objects, refreshed each in turn, and nothing to destroy.
+// objectsRenderer is what the panes' and settings' renderers share: objects refreshed in turn.
 type objectsRenderer struct{ objects []fyne.CanvasObject }
 
 func (r *objectsRenderer) Objects() []fyne.CanvasObject { return r.objects }
@@ -79,8 +78,7 @@ func (r *objectsRenderer) Refresh() {
 	}
 }
 
-// runControlsRenderer lays the buttons out in rows of controlColumns
-// cells of equal size.
+// runControlsRenderer lays the buttons out in rows of controlColumns equal cells.
 type runControlsRenderer struct{ objectsRenderer }
 
 func (r *runControlsRenderer) cell() fyne.Size {
@@ -120,8 +118,7 @@ type runNumbers struct {
 	names, value map[string]*widget.Label
 	schedule     *widget.Label // wraps however many lines it takes (see secondaryLabel)
 	anneals      bool
-	// compact packs the rows tighter and leaves the schedule out, in a
-	// compare pane, where height is dear; set before the first render.
+	// compact packs the rows and drops the schedule in a compare pane; set before the first render.
 	compact bool
 }
 
@@ -154,8 +151,7 @@ func (n *runNumbers) Clear() {
 	n.SetSchedule("")
 }
 
-// SetSchedule shows the schedule line text, made drawable; "" hides it
-// (a compact form leaves it out).
+// SetSchedule shows the schedule line; "" hides it (a compact form never shows it).
 func (n *runNumbers) SetSchedule(text string) {
 	if n.compact {
 		text = ""

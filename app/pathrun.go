@@ -12,8 +12,7 @@ import (
 	"github.com/tsplab/tsplab/solver/session"
 )
 
-// startTour is a tour the user opened for the pane's instance (Open
-// tour…): the next runs start from it.
+// startTour is a tour opened for the pane's instance (Open tour…), the next runs' start.
 type startTour struct {
 	tour []int  // nil: none
 	file string // where it was read from
@@ -23,8 +22,7 @@ type startTour struct {
 // isPath reports whether the pane's last run is a path (p.mu held).
 func (p *Pane) isPath() bool { return p.route != nil && p.route.IsPath() }
 
-// shown is the instance the pane's numbers are of: for a path, the
-// instance without its optimum, which is a tour's (p.mu held).
+// shown is the instance the numbers are of: for a path, without the (tour's) optimum (p.mu held).
 func (p *Pane) shown() *solver.Instance {
 	if !p.isPath() {
 		return p.in
@@ -54,8 +52,7 @@ func (p *Pane) onRoute(pr session.Progress) session.Progress {
 	return pr
 }
 
-// idleScene is what the pane shows with no run: the instance, its optimal
-// tour, and the start tour once one is opened (p.mu held).
+// idleScene is the pane without a run: instance, optimal tour and any opened start (p.mu held).
 func (p *Pane) idleScene() export.Scene {
 	opt := p.optimal
 	if t := p.start.tour; t != nil && !p.start.path && p.in.HasOptimum() && solver.TourLength(p.in, t) == p.in.Optimum {
@@ -144,8 +141,7 @@ func (p *Pane) recordLocked(finished bool) (report.Report, *solver.Instance, err
 	if !finished {
 		t, l := p.Runner.Best()
 		if t == nil && start.tour != nil {
-			// the tour or path opened with Open tour…, before any run:
-			// a path goes from its first city to its last
+			// a tour or path opened before any run (a path from its first city to its last)
 			t, l, rt = start.tour, solver.TourLength(in, start.tour), nil
 			if start.path {
 				// no gap: the optimum is a tour's

@@ -19,23 +19,19 @@ import (
 	"github.com/tsplab/tsplab/solver/instfile"
 )
 
-// DefaultArtPoints is how many points a picture becomes unless the user
-// asks for another number.
+// DefaultArtPoints is how many points a picture becomes by default.
 const DefaultArtPoints = 20_000
 
-// ArtSeed is the seed of the stippling, so the same picture and number
-// give the same cities.
+// ArtSeed seeds the stippling: the same picture and number give the same cities.
 const ArtSeed = 1
 
-// SamplePortrait is the file name of the sample picture for TSP art
-// (gen.SamplePicture) among the bundled samples: tsplab --open portrait.
+// SamplePortrait is the bundled sample picture for TSP art: tsplab --open portrait.
 const SamplePortrait = "portrait.png"
 
 // samplePortraitSide is the sample portrait's width and height in pixels.
 const samplePortraitSide = 1000
 
-// writeSamplePortrait writes gen.SamplePicture as a PNG to path unless a
-// file is there.
+// writeSamplePortrait writes gen.SamplePicture as a PNG to path unless a file is there.
 func writeSamplePortrait(path string) error {
 	if _, err := os.Stat(path); err == nil {
 		return nil
@@ -62,8 +58,7 @@ func checkArtPoints(s string) (int, error) {
 	return n, nil
 }
 
-// askPicture asks how many points the picture at path becomes (default
-// DefaultArtPoints), then opens it as TSP art.
+// askPicture asks how many points the picture at path becomes, then opens it as TSP art.
 func (a *App) askPicture(path string) {
 	entry := widget.NewEntry()
 	entry.SetText(strconv.Itoa(DefaultArtPoints))

@@ -46,8 +46,7 @@ func (b *fractionBar) Set(v float64, busy bool) {
 	b.Refresh()
 }
 
-// SetText sets the words on the bar that say what it measures ("3.1 s
-// of 10 s"); "" shows the percentage.
+// SetText sets the bar's words ("3.1 s of 10 s"); "" shows the percentage.
 func (b *fractionBar) SetText(text string) {
 	if text != b.text {
 		b.text = text

@@ -34,8 +34,7 @@ var routeOrder = []string{RouteTour, RouteOpen, RouteEnds}
 const HelpRoute = "a path has no closing edge; open: up to 5,000 cities; " +
 	"from A to B: engines that keep fixed edges (auto and pop on the CPU or the GPU, 2opt-ils and 3opt-ils on the CPU)"
 
-// routeForm is the settings' Path field: the route menu and, for a path
-// between two ends, the ends' city ids, each saved under the form's prefix.
+// routeForm is the Path field: the route menu and, for a path, the ends' city ids, saved under prefix.
 type routeForm struct {
 	route   binding.String
 	ends    binding.String
@@ -90,8 +89,7 @@ func (r *routeForm) Ends() string {
 	return strings.TrimSpace(v)
 }
 
-// checkEnds validates the ends' text on the pane's instance, for a path
-// from A to B only.
+// checkEnds validates the ends' text on the pane's instance (a path from A to B only).
 func (r *routeForm) checkEnds(s string) error {
 	if r.Route() != RouteEnds {
 		return nil
@@ -137,8 +135,7 @@ func (r *routeForm) enable(on bool) {
 	enable(r.entry, on)
 }
 
-// NewRoute is the route s asks for on in for engine e (route.New),
-// its error naming the Path setting.
+// NewRoute is s's route on in for e (route.New), errors naming the Path setting.
 func (s Settings) NewRoute(in *solver.Instance, e solver.Engine) (*route.Route, error) {
 	a, b := -1, -1
 	switch s.Route {
@@ -158,8 +155,7 @@ func (s Settings) NewRoute(in *solver.Instance, e solver.Engine) (*route.Route, 
 	return rt, nil
 }
 
-// chooseRoute sets the pane's Path from a command line's text: RouteTour,
-// RouteOpen, or "A,B" for a path from A to B ("": keep the saved one).
+// chooseRoute sets the pane's Path from command-line text: RouteTour, RouteOpen or "A,B" ("": keep).
 func (p *Pane) chooseRoute(text string) {
 	switch text {
 	case "":

@@ -16,13 +16,11 @@ type savedField struct {
 	value binding.String // the text on screen, in memory
 	entry *widget.Entry
 	quiet bool // the change under way is shown, not saved
-	// OnChanged, if set, is called after each change of the text with
-	// the text's check.
+	// OnChanged, if set, is called after each change with the text's check.
 	OnChanged func(text string, err error)
 }
 
-// newSavedField reads key from prefs (def when missing or not valid) into
-// a new entry that check validates.
+// newSavedField reads key from prefs (def when missing or invalid) into an entry check validates.
 func newSavedField(prefs fyne.Preferences, key, def string, check func(string) error) *savedField {
 	text := prefs.String(key)
 	if strings.TrimSpace(text) == "" || check(text) != nil {

@@ -17,18 +17,15 @@ type seedSpread struct {
 	run     int                     // the compare run recorded last
 }
 
-// seedResult is one pane's end of one run: the pane's letter and its
-// result as the summary writes it (the gap, or the length).
+// seedResult is one pane's end of a run: its letter and result as the summary writes it.
 type seedResult struct{ pane, text string }
 
-// spreadKey names what runs the spread compares: the same instance,
-// engine and budget.
+// spreadKey names what a spread compares: instance, engine and budget.
 func spreadKey(s PaneSummary, budget string) string {
 	return fmt.Sprintf("%p|%s|%s", s.Instance, s.Engine, budget)
 }
 
-// resultText is how the spread writes a pane's end: its gap above the
-// optimum or bound, else its length.
+// resultText is a pane's end in the spread: its gap above the optimum or bound, else its length.
 func resultText(s PaneSummary) string {
 	if g, ok := solver.GapPercent(s.Best, s.Reference); ok {
 		return fmt.Sprintf("%.2f %%", g)
@@ -36,8 +33,7 @@ func resultText(s PaneSummary) string {
 	return s.Instance.HumanLength(s.Best)
 }
 
-// recordSeeds keeps the results of the compare run that has just ended
-// by itself in both panes, when both ran the same engine.
+// recordSeeds keeps a compare run's results when both panes ran one engine to its end.
 func (a *App) recordSeeds(l, r PaneSummary) {
 	if !l.Done || !r.Done || l.Engine != r.Engine || l.Best == 0 || r.Best == 0 || a.seeds.run == a.compareRun {
 		return

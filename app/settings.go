@@ -21,8 +21,7 @@ import (
 	"github.com/tsplab/tsplab/solver/report"
 )
 
-// optionRow is one option's field: label and entry or choice, the help
-// beneath, and the error while its text is not valid.
+// optionRow is one option's field: label and input, help beneath, error while invalid.
 type optionRow struct {
 	opt    solver.Option
 	value  binding.String // "" = the default
@@ -66,13 +65,11 @@ type settingsForm struct {
 
 	route  *routeForm // the Path field: a tour, an open path or a path between two ends
 	shared bool       // the time limit hidden: compare mode's budget is the panes'
-	// coreShare is the cores a compare pane's run gets beside the other
-	// pane's (0: every core), which an empty Workers field stands for
+	// coreShare is a compare pane's cores beside the other (0: all), shown for an empty Workers field
 	coreShare  int
 	budgetNote *widget.Label
 	shown      solver.Engine // the engine the fields were built for
-	// gpuLine names the GPUs a GPU run uses (Host.gpuLine), first of the
-	// fields; gpuShare is what compare mode gives the pane of them.
+	// gpuLine names a GPU run's GPUs (Host.gpuLine); gpuShare is compare mode's share of them.
 	gpuLine  *widget.Label
 	gpuShare gpuShare
 	box      *fyne.Container // Fields' column, laid out again when gpuLine shows or hides
@@ -86,12 +83,10 @@ type settingsForm struct {
 // Backend choices in the order the buttons show them.
 var backends = []string{solver.BackendCPU, solver.BackendGPU, solver.BackendAuto}
 
-// labelWidth is the width of the fields' labels: the longest label
-// (OptionLabel) fits uncut.
+// labelWidth fits the longest OptionLabel uncut.
 const labelWidth = 140
 
-// newSettingsForm binds the form to prefs under prefix ("single.",
-// "left.", "right.") with def for keys never saved.
+// newSettingsForm binds the form to prefs under prefix ("single.", "left.", "right."), def when unsaved.
 func newSettingsForm(prefs fyne.Preferences, prefix string, def Settings) *settingsForm {
 	f := &settingsForm{prefix: prefix, prefs: prefs, enabled: true}
 	f.algorithm = f.bind("algorithm", def.Algorithm)
@@ -140,8 +135,7 @@ func newErrLabel() *widget.Label {
 // build makes the form's widgets and shows the saved algorithm.
 func (f *settingsForm) build() {
 	algos, unavailable := AvailableAlgorithms()
-	// The engine's description in the foreground colour: its lines change
-	// in number with the engine (see secondaryLabel).
+	// The description's lines change in number with the engine (see secondaryLabel).
 	f.algoHelp = newWrapLabel("")
 	f.about = widget.NewAccordion(widget.NewAccordionItem("About the engine", f.algoHelp))
 	f.unavailable = newHelpLabel("")
@@ -173,8 +167,7 @@ func (f *settingsForm) build() {
 	}
 }
 
-// pickAlgorithm follows the algorithm menu: it saves the choice, refreshes
-// the backend and fields, and tells OnUserAlgorithm of a change.
+// pickAlgorithm saves the menu's choice, refreshes backend and fields and tells OnUserAlgorithm.
 func (f *settingsForm) pickAlgorithm(a string) {
 	cur, _ := f.algorithm.Get()
 	if cur != a {
@@ -206,8 +199,7 @@ func (f *settingsForm) buildTimeAndSeed() {
 	}
 }
 
-// showRunError shows err under the time limit or the seed (l is its
-// error line) in whichever of RunRow and the compare seed field holds it.
+// showRunError shows err under the time limit or seed (l its error line) wherever it is.
 func (f *settingsForm) showRunError(l *widget.Label, err error) {
 	was := l.Visible()
 	showFieldError(l, err)
@@ -243,8 +235,7 @@ func (f *settingsForm) Runnable() bool {
 	return (f.shared || f.timeField.Valid()) && f.seedField.Valid() && f.route.Valid()
 }
 
-// ShowTimeLimit shows d as the time limit without saving it: the budget
-// of one run the command line started.
+// ShowTimeLimit shows d as the time limit without saving it (a command line's one run).
 func (f *settingsForm) ShowTimeLimit(d time.Duration) {
 	f.timeField.Show(formatFloat(d.Seconds()))
 }
@@ -280,8 +271,7 @@ func (f *settingsForm) checkTime(s string) error {
 	return nil
 }
 
-// engine is the engine the form's algorithm and backend choose (nil if
-// none), as solver.Resolve picks it.
+// engine is the engine the form's algorithm and backend choose (nil: none), as solver.Resolve picks.
 func (f *settingsForm) engine() solver.Engine {
 	algo, _ := f.algorithm.Get()
 	b, _ := f.backend.Get()
@@ -292,8 +282,7 @@ func (f *settingsForm) engine() solver.Engine {
 	return e
 }
 
-// options are the chosen engine's options on the pane's instance: the
-// table's, or the shared options for an engine the table does not list.
+// options are the engine's options on the instance (the shared ones for an engine the table lacks).
 func (f *settingsForm) options() solver.OptionSet {
 	e := f.engine()
 	if e == nil {
@@ -306,12 +295,10 @@ func (f *settingsForm) options() solver.OptionSet {
 	return set
 }
 
-// rangeWhy says why an option's range on this instance and device is
-// narrower than the option table's, or "".
+// rangeWhy says why an option's range here is narrower than the table's, or "".
 func (f *settingsForm) rangeWhy(o solver.Option) string {
 	if f.in != nil && f.in.N > 0 && (o.Name == "blocks" || o.Name == "workers") {
-		// Each search or worker holds a tour: the memory bound on all
-		// of them sets the range on large instances.
+		// Each search or worker holds a tour: their memory bound sets the range on large instances.
 		if o.Max == math.Max(1, float64(solver.MaxTourCells/f.in.N)) {
 			return fmt.Sprintf("on %s: %s × cities at most %s", solver.Plural(int64(f.in.N), "city", "cities"), o.Name, solver.GroupDigits(strconv.Itoa(solver.MaxTourCells)))
 		}
@@ -325,8 +312,7 @@ func (f *settingsForm) rangeWhy(o solver.Option) string {
 	return ""
 }
 
-// helpText is the line under an option's field: what it does, its default
-// and the range allowed here.
+// helpText is the line under an option's field: what it does, default and range here.
 func (f *settingsForm) helpText(o solver.Option) string {
 	def := cmp.Or(o.Default, o.Auto)
 	if o.Name == "workers" && f.coreShare > 0 {
@@ -343,8 +329,7 @@ func (f *settingsForm) helpText(o solver.Option) string {
 	return Drawable(s)
 }
 
-// check validates text as option o's value for the chosen engine on the
-// pane's instance (for a shared option, empty and not 0 is the default).
+// check validates text as option o's value for the engine on the instance (shared: empty is the default).
 func (f *settingsForm) check(o solver.Option, text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -372,8 +357,7 @@ func (f *settingsForm) check(o solver.Option, text string) error {
 			return fieldError(err, backend)
 		}
 	}
-	// the form shows the device's limits (EffectiveOptions), and checks
-	// them too
+	// the form checks the device's limits too
 	if err := solver.Validate(e, f.in, p); err != nil {
 		return fieldError(err, backend)
 	}
@@ -383,8 +367,7 @@ func (f *settingsForm) check(o solver.Option, text string) error {
 // OptionChecks check free-text options by name as their engine will; the front end that links the engines sets them.
 var OptionChecks = map[string]func(text string) error{}
 
-// newOptionRow makes option o's field on backend, its text bound to the
-// preference under the form's prefix.
+// newOptionRow makes option o's field on backend, bound to its preference.
 func (f *settingsForm) newOptionRow(o solver.Option, backend string) optionRow {
 	v := f.bind(o.Name, "")
 	if o.Shared {
@@ -425,8 +408,7 @@ func (f *settingsForm) placeHolder(o solver.Option) string {
 	return cmp.Or(o.Default, o.Auto)
 }
 
-// setCoreShare shows n as the cores an empty Workers field gives the
-// pane's run (0: every core).
+// setCoreShare shows n as the cores an empty Workers field gives (0: every core).
 func (f *settingsForm) setCoreShare(n int) {
 	if n == f.coreShare {
 		return
@@ -440,8 +422,7 @@ func (f *settingsForm) setCoreShare(n int) {
 	}
 }
 
-// newChoiceInput is the menu of a choice or on/off option, its first item
-// the default; it sets v to the choice ("" for the default).
+// newChoiceInput is a choice or on/off option's menu, the default first; v gets the choice ("": default).
 func newChoiceInput(o solver.Option, v binding.String) *widget.Select {
 	choices := o.Choices
 	if o.Kind == solver.KindBool {
@@ -473,8 +454,7 @@ func (f *settingsForm) unbindFields() {
 	}
 }
 
-// rebuildFields makes a field per option of the chosen engine, the
-// experimental ones under Advanced.
+// rebuildFields makes a field per option of the engine, experimental ones under Advanced.
 func (f *settingsForm) rebuildFields() {
 	f.unbindFields()
 	f.rows = nil
@@ -498,8 +478,7 @@ func (f *settingsForm) rebuildFields() {
 	f.showRunError(f.timeErr, f.checkTime(cur))
 	f.fields.Objects = stable
 	if f.shared {
-		// Compare mode: the budget above stands for the time limit;
-		// the seed stays with the pane's folded settings.
+		// Compare mode: the budget stands for the time limit; the seed stays in the pane's settings.
 		if f.seedBox == nil {
 			f.seedBox = newFieldRow(widget.NewLabel("Seed"), f.seedItem, newHelpLabel(HelpSeed), f.seedErr)
 		}
@@ -517,8 +496,7 @@ func (f *settingsForm) rebuildFields() {
 	}
 }
 
-// optionText is the text of the chosen engine's option name ("": the
-// default, or no such option).
+// optionText is the engine's option name's text ("": the default, or no such option).
 func (f *settingsForm) optionText(name string) string {
 	for _, r := range f.rows {
 		if r.opt.Name == name {
@@ -529,8 +507,7 @@ func (f *settingsForm) optionText(name string) string {
 	return ""
 }
 
-// gpuDemand is what a run of the form's engine asks of the GPUs (none
-// unless it is a GPU engine).
+// gpuDemand is what a run of the form's engine asks of the GPUs.
 func (f *settingsForm) gpuDemand() gpuDemand {
 	e := f.engine()
 	if e == nil || e.Backend() != solver.BackendGPU {
@@ -553,8 +530,7 @@ func (f *settingsForm) setGPUShare(sh gpuShare) {
 	f.refreshGPULine()
 }
 
-// refreshGPULine names the GPUs a run of the chosen engine uses, first of
-// the fields (hidden for a CPU engine, or where Host knows no GPU).
+// refreshGPULine names the GPUs a GPU run uses (hidden for CPU engines or no known GPU).
 func (f *settingsForm) refreshGPULine() {
 	d := f.gpuDemand()
 	text := Drawable(Host.gpuLine(d.e, d.text, f.gpuShare))
@@ -568,8 +544,7 @@ func (f *settingsForm) refreshGPULine() {
 	}
 }
 
-// SetSharedBudget hides the time limit (on) when the pane's runs take a
-// budget set elsewhere, and says so in its place.
+// SetSharedBudget hides the time limit while a budget set elsewhere stands for it.
 func (f *settingsForm) SetSharedBudget(on bool) {
 	f.shared = on
 	f.rebuildFields()
@@ -582,8 +557,7 @@ func (f *settingsForm) SetInstance(in *solver.Instance) {
 	f.route.refresh()
 }
 
-// refreshBackend moves the backend choice to one that can run here, says
-// why the GPU cannot, and rebuilds the fields.
+// refreshBackend moves to a backend that runs here, says why the GPU cannot, rebuilds the fields.
 func (f *settingsForm) refreshBackend() {
 	algo, _ := f.algorithm.Get()
 	cur, _ := f.backend.Get()
@@ -640,8 +614,7 @@ func algoName(e solver.Engine) string {
 	return e.Name()
 }
 
-// Picker is the engine choice: algorithm, backend, and why the GPU
-// cannot run the algorithm when it cannot.
+// Picker is the engine choice: algorithm, backend and why the GPU cannot run it.
 func (f *settingsForm) Picker() fyne.CanvasObject {
 	return f.picker
 }
@@ -652,8 +625,7 @@ func (f *settingsForm) Fields() fyne.CanvasObject {
 	return f.box
 }
 
-// Settings parses the form; a bad field gives a one-line error naming it
-// and the range allowed for the chosen engine on the pane's instance.
+// Settings parses the form; a bad field gives a one-line error with its name and range.
 func (f *settingsForm) Settings() (Settings, error) {
 	var s Settings
 	s.Algorithm, _ = f.algorithm.Get()
@@ -736,8 +708,7 @@ func (f *settingsForm) applyEnabled() {
 	f.route.enable(f.enabled)
 }
 
-// refreshBackendButtons enables the backend buttons whose engine can run
-// here while the form is enabled, and marks the chosen one.
+// refreshBackendButtons enables the backends that run here while enabled and marks the chosen.
 func (f *settingsForm) refreshBackendButtons() {
 	algo, _ := f.algorithm.Get()
 	cur, _ := f.backend.Get()

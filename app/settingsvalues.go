@@ -23,15 +23,13 @@ type Settings struct {
 	Backend   string
 	TimeLimit time.Duration
 	Seed      uint64
-	// Route is the route a run finds: RouteTour ("" too), RouteOpen or
-	// RouteEnds, the path from the city ids in Ends ("A,B").
+	// Route is a run's route: RouteTour ("" too), RouteOpen or RouteEnds, between Ends ("A,B").
 	Route, Ends string
 	// Options are the options the user set, by option table name; an absent name runs the default.
 	Options map[string]string
 }
 
-// Params turns s into the engine parameters. An option that does not
-// parse is left out (Validate reports it).
+// Params turns s into engine parameters, leaving out an option that does not parse (Validate says).
 func (s Settings) Params() solver.Params {
 	p := solver.Params{Algorithm: s.Algorithm, Backend: s.Backend, TimeLimit: s.TimeLimit, Seed: s.Seed}
 	for _, name := range slices.Sorted(maps.Keys(s.Options)) {
@@ -40,8 +38,7 @@ func (s Settings) Params() solver.Params {
 	return p
 }
 
-// Validate returns a one-line error naming the first bad setting and its
-// range; the checks on the engine and instance are the form's.
+// Validate returns a one-line error naming the first bad setting and its range.
 func (s Settings) Validate() error {
 	switch {
 	case s.Algorithm == "":
@@ -101,8 +98,7 @@ var optionLabels = map[string]string{
 	"island": "Island size", "tabu": "Tabu steps", "tenure": "Tabu tenure", "per": "Moves a thread",
 }
 
-// optionDocs are the help texts the form gives instead of the option
-// table's, where the table speaks of the program's insides.
+// optionDocs replace the option table's help where it speaks of the program's insides.
 var optionDocs = map[string]string{
 	"workers": "how many CPU cores the search runs on; with a step budget, the same seed and cores give the same run",
 }
@@ -129,8 +125,7 @@ func fieldError(err error, backend string) error {
 
 func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-// AvailableAlgorithms are the algorithms with an engine that can run
-// here; Unavailable maps each other algorithm to why it cannot.
+// AvailableAlgorithms are those that can run here; unavailable says why each other cannot.
 func AvailableAlgorithms() (ok []string, unavailable map[string]string) {
 	unavailable = map[string]string{}
 	for _, a := range solver.Algorithms() {
@@ -149,8 +144,7 @@ func AvailableAlgorithms() (ok []string, unavailable map[string]string) {
 	return ok, unavailable
 }
 
-// gpuOnly starts AvailableAlgorithms' reason for an algorithm whose only
-// engine is a GPU engine that cannot run here.
+// gpuOnly starts the reason for an algorithm whose only engine is a GPU engine that cannot run here.
 const gpuOnly = "GPU only: "
 
 // unavailableText names the algorithms that cannot run here, grouped by reason ("" when all can).
@@ -201,12 +195,10 @@ func checkSeed(s string) error {
 	return nil
 }
 
-// GPUStatus says whether algorithm can run on the GPU here: nil when it
-// can, else the reason (see backendStatus).
+// GPUStatus is nil when algorithm can run on the GPU here, else why (backendStatus).
 func GPUStatus(algorithm string) error { return backendStatus(algorithm, solver.BackendGPU) }
 
-// backendStatus is nil when algorithm can run on backend here, else the
-// reason: the engine's Available error, or that there is no engine.
+// backendStatus is nil when algorithm can run on backend here, else the engine's or registry's reason.
 func backendStatus(algorithm, backend string) error {
 	e, err := solver.Lookup(algorithm, backend)
 	if err != nil {

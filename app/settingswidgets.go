@@ -40,8 +40,7 @@ func (r *fieldRow) CreateRenderer() fyne.WidgetRenderer {
 	return &fieldRowRenderer{objectsRenderer{[]fyne.CanvasObject{r.label, r.input, r.help, r.errMsg}}, r}
 }
 
-// fieldRowRenderer lays out label and input on the first line, then the
-// help and the error (when shown) at the full width.
+// fieldRowRenderer lays out label and input on a line, then help and error at full width.
 type fieldRowRenderer struct {
 	objectsRenderer
 	r *fieldRow
@@ -112,8 +111,7 @@ type enginePicker struct {
 	oneLine     bool                // the menu and the buttons on one line, unnamed (a compare pane)
 }
 
-// newEnginePicker offers algos; onAlgo and onBackend are called when the
-// user picks an algorithm or a backend.
+// newEnginePicker offers algos; onAlgo and onBackend follow the user's picks.
 func newEnginePicker(algos []string, onAlgo func(string), onBackend func(string)) *enginePicker {
 	p := &enginePicker{algoSelect: widget.NewSelect(algos, onAlgo), backendBtns: map[string]*widget.Button{}}
 	var btns []fyne.CanvasObject
@@ -141,8 +139,7 @@ func (p *enginePicker) SetNote(note string) {
 	}
 }
 
-// SetChoice marks backend cur chosen and enables, when on, the backends
-// that can run algo here (auto always can).
+// SetChoice marks backend cur and, when on, enables the backends that run algo here.
 func (p *enginePicker) SetChoice(algo, cur string, on bool) {
 	enable(p.algoSelect, on)
 	for b, btn := range p.backendBtns {

@@ -35,8 +35,7 @@ func NewTheme(base fyne.Theme) Theme {
 	return Theme{base}
 }
 
-// Color returns the secondary text colour for ColorNameSecondaryText and
-// the wrapped theme's colour for every other name.
+// Color returns the secondary text colour for ColorNameSecondaryText, else the wrapped theme's.
 func (t Theme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
 	if n == ColorNameSecondaryText {
 		if v == theme.VariantLight {
@@ -53,8 +52,7 @@ type secondaryLabel struct {
 	seg *widget.TextSegment
 }
 
-// newSecondaryLabel returns a label whose text is cut with an ellipsis
-// when wrap is false, or wraps at word boundaries when it is true.
+// newSecondaryLabel returns a label cut with an ellipsis, or wrapping at words when wrap is set.
 func newSecondaryLabel(text string, wrap bool) *secondaryLabel {
 	seg := &widget.TextSegment{Text: text, Style: widget.RichTextStyle{ColorName: ColorNameSecondaryText, SizeName: theme.SizeNameText}}
 	rt := widget.NewRichText(seg)
@@ -66,8 +64,7 @@ func newSecondaryLabel(text string, wrap bool) *secondaryLabel {
 	return &secondaryLabel{RichText: rt, seg: seg}
 }
 
-// SetText replaces the label's text (in its one segment: Fyne's OpenGL
-// driver did not draw a segment that replaced the first one).
+// SetText replaces the label's one segment (OpenGL did not draw a replaced first segment).
 func (l *secondaryLabel) SetText(s string) {
 	if l.seg.Text == s {
 		return

@@ -37,8 +37,7 @@ func segDist(px, py, ax, ay, bx, by float64) float64 {
 	return math.Hypot(ex, ey)
 }
 
-// cover is the anti-aliased coverage of a shape at distance d from its
-// edge line (d < 0 inside).
+// cover is the anti-aliased coverage at distance d from a shape's edge (d < 0 inside).
 func cover(d float64) float64 { return math.Max(0, math.Min(1, 0.5-d)) }
 
 func blend(dst color.RGBA, src color.RGBA, a float64) color.RGBA {

@@ -149,8 +149,7 @@ func lkhBinary(path string) (string, error) {
 	return abs, nil
 }
 
-// lastLine is the last line of msg, or of alt when msg is empty: what a
-// failed run said last.
+// lastLine is msg's last line, or alt's when msg is empty: what a failed run said last.
 func lastLine(msg, alt string) string {
 	msg = strings.TrimSpace(msg)
 	if msg == "" {
@@ -289,8 +288,7 @@ func lkhCheckTour(dir string, in *solver.Instance, last int64) error {
 	return nil
 }
 
-// lkhProblem puts the instance into dir as problem.tsp: a link to the file
-// it was read from, else (a generated instance) the instance written out.
+// lkhProblem puts the instance into dir as problem.tsp: a link to its file, else written out.
 func lkhProblem(dir string, in *solver.Instance) error {
 	dst := filepath.Join(dir, "problem.tsp")
 	if in.Path != "" {

@@ -28,8 +28,7 @@ type ReportOptions struct {
 	Machine string   // the machine the tables name ("": the GPU and the host's processor, as measured)
 }
 
-// reportStep is one table of the plan: the part that runs it, its file under Results (report-ID.csv),
-// the time it takes at full setting, and the function that measures its rows.
+// reportStep is one table of the plan: its part, file, full-setting time and measuring function.
 type reportStep struct {
 	part, id string
 	est      time.Duration
@@ -73,8 +72,7 @@ type reportRun struct {
 	build string
 	date  string
 	gpu   string // the GPU's name, read once before the GPU parts
-	// hostGPUs is the GPUs the several-GPU table found on the host (0: not run), autoSlack the most
-	// set-up (wall clock past the time limit) a run of GPU auto took on each instance
+	// hostGPUs is the GPUs the several-GPU table found (0: not run), autoSlack GPU auto's most set-up per instance
 	hostGPUs  int
 	autoSlack map[string]time.Duration
 	loadAvg   string // the load average over the last minute when the run started, for the CPU tables
@@ -147,8 +145,7 @@ func newReportRun(ctx context.Context, opt ReportOptions) (*reportRun, error) {
 	return rr, nil
 }
 
-// save writes step s's table t as Results/report-ID.csv with the build, machine and date columns first;
-// the several-GPU table names the host's count of GPUs.
+// save writes step s's table as Results/report-ID.csv, build, machine and date first.
 func (rr *reportRun) save(s reportStep, t *Table) error {
 	id, cpuOnly := s.id, s.part == "cpu"
 	machine := rr.ropt.Machine
@@ -172,8 +169,7 @@ func (rr *reportRun) save(s reportStep, t *Table) error {
 	return atomicfile.Write(filepath.Join(rr.ropt.Results, "report-"+id+".csv"), out.CSV)
 }
 
-// BinaryBuild is the running binary's commit as the tables name it: its first 7 hex digits, "+dirty"
-// when the tree had changes, "unknown" when the binary carries no version control stamp.
+// BinaryBuild is the binary's commit: 7 hex digits, "+dirty" with changes, "unknown" unstamped.
 func BinaryBuild() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -237,8 +233,7 @@ func ReportFiles(parts []string) []string {
 	return out
 }
 
-// gpuName is the GPU's name and kind in an engine's device line ("NVIDIA H200 (sm_90, 132 SMs)" of
-// "cpu: 16 cores; GPU NVIDIA H200 (sm_90, 132 SMs), …"), "" when the line names no NVIDIA GPU.
+// gpuName is the NVIDIA GPU named in an engine's device line ("NVIDIA H200 (sm_90, 132 SMs)"), or "".
 func gpuName(device string) string {
 	i := strings.Index(device, "NVIDIA")
 	if i < 0 {

@@ -18,8 +18,7 @@ type reportCPUCase struct {
 	seeds int
 }
 
-// reportCPUCases are the CPU auto runs of the report, where the floors name their time: usa13509 at 3 s
-// and E100k.0 at 30 s on two cores; E10M.0 (DIMACS, ten million cities) at 30 s as the largest run.
+// reportCPUCases are the report's CPU auto runs at the floors' times, E10M.0 the largest.
 var reportCPUCases = []reportCPUCase{
 	{"pr2392", 10 * time.Second, 2},
 	{"usa13509", 3 * time.Second, 2},
@@ -65,8 +64,7 @@ func (rr *reportRun) cpuAuto() (*Table, error) {
 // reportCPUInstances are the instances of the report's every-engine table.
 var reportCPUInstances = []string{"a280", "d493", "pr2392"}
 
-// cpuEngines runs the cpu suite on reportCPUInstances and turns its table round: an engine a row, an
-// instance a column, the gap of the best run in each cell.
+// cpuEngines runs the cpu suite on reportCPUInstances as an engine a row, the best gap a cell.
 func (rr *reportRun) cpuEngines() (*Table, error) {
 	dir, err := os.MkdirTemp("", "tsp-report-")
 	if err != nil {
@@ -91,8 +89,7 @@ func (rr *reportRun) cpuEngines() (*Table, error) {
 	return pivotCPU(rep.Tables[0], opt.Instances)
 }
 
-// pivotCPU turns the cpu suite's table (a row per instance and engine) into a row per engine with the
-// time of its runs and the gap of its best run on each instance.
+// pivotCPU turns the cpu suite's table into a row per engine: time and best gap per instance.
 func pivotCPU(tj TableJSON, instances []string) (*Table, error) {
 	col := func(name string) int { return slices.Index(tj.Header, name) }
 	ci, ce, ct, cg := col("instance"), col("engine"), col("time s"), col("gap %")

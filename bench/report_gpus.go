@@ -18,8 +18,7 @@ import (
 	"github.com/tsplab/tsplab/solver/report"
 )
 
-// GPUCounter is the GPUs of the host the engines can run on; the bench.GPU that cmd/tsp passes
-// implements it in a CUDA build, and the several-GPU table needs it.
+// GPUCounter is the host's usable GPUs, from cmd/tsp's bench.GPU in a CUDA build.
 type GPUCounter interface {
 	UsableGPUs() (int, error)
 }
@@ -27,8 +26,7 @@ type GPUCounter interface {
 // gpusCounts are the numbers of GPUs the several-GPU table compares, each against one GPU.
 var gpusCounts = []int{1, 2, 4}
 
-// gpusPartBudget is the most the several-GPU part runs: its 60-s runs of GPU auto are made only while
-// they fit in it.
+// gpusPartBudget bounds the several-GPU part; its 60-s GPU auto runs are made only while they fit.
 const gpusPartBudget = 7 * time.Minute
 
 // gpusOption is the engines' GPU selection (gpu/device's OptGPUs): "count=N", the first N usable GPUs.
@@ -57,8 +55,7 @@ func gpusSettingOf(quick bool) gpusSetting {
 		auto: []string{"E100k.0", "E1M.0"}, autoTimes: []time.Duration{10 * time.Second, 60 * time.Second}, budget: gpusPartBudget}
 }
 
-// gpusLam are the instances of Lam et al.'s Table 2 that pspm runs on in the several-GPU table, from
-// the smallest to the largest.
+// gpusLam are Lam et al.'s Table 2 instances the several-GPU table runs pspm on, smallest first.
 var gpusLam = []string{"rd100", "kroA150", "rat195", "a280", "pcb442", "d493"}
 
 // gpusRow is one row of the several-GPU table: what ran on how many GPUs (asked and used), its rate in unit, its tours;
@@ -73,8 +70,7 @@ type gpusRow struct {
 	notMade    string
 }
 
-// gpusTable measures, on 1, 2 and 4 GPUs of this host (those it has), pspm's and 2opt-climb's moves a
-// second and tours, the batch's instances a second, and GPU auto's tours at 10 and 60 s.
+// gpusTable measures on 1, 2 and 4 GPUs pspm, 2opt-climb, the batch and GPU auto at 10 and 60 s.
 func (rr *reportRun) gpusTable() (*Table, error) {
 	c, ok := rr.opt.GPU.(GPUCounter)
 	if !ok {
@@ -104,8 +100,7 @@ func (rr *reportRun) gpusTable() (*Table, error) {
 	return gpusTableOf(rows, host), nil
 }
 
-// warmGPUs opens the contexts of the first n GPUs with a run of pspm on s.lam's first instance, not
-// measured, so that no measured run pays for a context's start.
+// warmGPUs opens the first n GPUs' contexts with an unmeasured pspm run.
 func (rr *reportRun) warmGPUs(s gpusSetting, n int) {
 	e := rr.engine("pspm", solver.BackendGPU)
 	in, err := rr.load(s.lam[0])
@@ -133,8 +128,7 @@ func usedGPUs(res solver.Result) int {
 	return 1
 }
 
-// gpusPSPM is pspm with Lam et al.'s default schedule (seed 1) on s.lam, on each count of GPUs: the
-// mean moves a second, and the mean SEC with the instances at the optimum.
+// gpusPSPM is pspm on s.lam on each count of GPUs: mean moves a second, SEC and optima.
 func (rr *reportRun) gpusPSPM(s gpusSetting, counts []int) ([]gpusRow, error) {
 	e := rr.engine("pspm", solver.BackendGPU)
 	if e == nil {
@@ -154,8 +148,7 @@ func (rr *reportRun) gpusPSPM(s gpusSetting, counts []int) ([]gpusRow, error) {
 	return rows, nil
 }
 
-// gpusClimb is 2opt-climb on the first s.climbSizes cities of d18512 for s.climbTime (seed 1), on each
-// count of GPUs: moves a second and the tour's length.
+// gpusClimb is 2opt-climb on d18512's first cities on each count of GPUs: moves a second and length.
 func (rr *reportRun) gpusClimb(s gpusSetting, counts []int) ([]gpusRow, error) {
 	e, src, err := rr.climbOnD18512()
 	if err != nil {
@@ -273,8 +266,7 @@ func (rr *reportRun) batchProcess(file, out string, gpus, count int) (time.Durat
 	return wall, time.Duration(secs * float64(time.Second)), lens, nil
 }
 
-// lengthsAgainst is the mean and range of each length above ref's of the same instance, in per cent
-// ("+0.0001 % (−0.01–+0.02) against one GPU's").
+// lengthsAgainst is the mean and range of each length above ref's, in per cent.
 func lengthsAgainst(lens, ref []float64) string {
 	d := make([]float64, len(lens))
 	for i := range lens {
@@ -308,8 +300,7 @@ func (rr *reportRun) gpusAuto(s gpusSetting, counts []int, start time.Time) ([]g
 	return rows, nil
 }
 
-// autoNotMade is why runs of d on each of counts of GPUs, each with slack of set-up, are not made when
-// left of the part's budget remains; "" where they fit.
+// autoNotMade is why runs of d on counts of GPUs do not fit the part's budget ("" where they fit).
 func autoNotMade(counts []int, d, slack, left, budget time.Duration) string {
 	need := time.Duration(len(counts)) * (d + slack)
 	if need <= left {
@@ -319,8 +310,7 @@ func autoNotMade(counts []int, d, slack, left, budget time.Duration) string {
 		countsList(counts), fmtD(need.Round(time.Second)), fmtD(max(left, 0).Round(time.Second)), fmtD(budget))
 }
 
-// autoRuns runs GPU auto on name for d on each count of GPUs and records the most set-up (the wall
-// clock past d) a run of it took.
+// autoRuns runs GPU auto on name for d on each count of GPUs, recording its most set-up.
 func (rr *reportRun) autoRuns(e solver.Engine, name string, d time.Duration, counts []int, what string) ([]gpusRow, error) {
 	in, c, err := rr.ttqCaseOf(name, d)
 	if err != nil {

@@ -17,14 +17,12 @@ import (
 	"github.com/tsplab/tsplab/solver/session"
 )
 
-// BatchGPU is the GPU's batch solver (a block per instance) that the report's batch table times; the
-// bench.GPU that cmd/tsp passes implements it in a CUDA build.
+// BatchGPU is the GPU batch solver the batch table times, from cmd/tsp's bench.GPU in a CUDA build.
 type BatchGPU interface {
 	SolveBatch(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error)
 }
 
-// climbOnD18512 is GPU 2opt-climb and d18512, whose first cities its
-// rate is measured on.
+// climbOnD18512 is GPU 2opt-climb and d18512, on whose first cities its rate is measured.
 func (rr *reportRun) climbOnD18512() (solver.Engine, *solver.Instance, error) {
 	e := rr.engine("2opt-climb", solver.BackendGPU)
 	if e == nil {
@@ -34,8 +32,7 @@ func (rr *reportRun) climbOnD18512() (solver.Engine, *solver.Instance, error) {
 	return e, src, err
 }
 
-// kernel2opt is GPU 2opt-climb on the first 1,000, 2,000 and 4,000 cities of d18512 in 5 s (seed 1),
-// beside TSP_GPU 2.3 and O'Neil and Burtscher's printed peak, then on d493 in 1 s, seeds 1 to 3.
+// kernel2opt is GPU 2opt-climb on d18512's first 1,000 to 4,000 cities beside TSP_GPU and the paper, then d493.
 func (rr *reportRun) kernel2opt() (*Table, error) {
 	e, src, err := rr.climbOnD18512()
 	if err != nil {
@@ -73,8 +70,7 @@ func (rr *reportRun) kernel2opt() (*Table, error) {
 	return t, nil
 }
 
-// tspgpuBest is TSP_GPU 2.3's best tour on inst's first prefix cities (0: all) and its time, from its
-// run nearest to 1 s; "n/a" where it was not measured.
+// tspgpuBest is TSP_GPU 2.3's best tour and time on inst's first prefix cities, or "n/a".
 func tspgpuBest(inst string, prefix int) (length, secs string) {
 	length, secs = "n/a", "n/a"
 	best := math.Inf(1)
@@ -87,8 +83,7 @@ func tspgpuBest(inst string, prefix int) (length, secs string) {
 	return length, secs
 }
 
-// kernelPSPM is GPU PSPM with Lam et al.'s default schedule on their 20 instances (seed 1): the mean
-// SEC, the instances at the optimum, moves per second and the longest run, beside the paper's Table 2.
+// kernelPSPM is GPU PSPM on Lam et al.'s 20 instances beside their Table 2.
 func (rr *reportRun) kernelPSPM() (*Table, error) {
 	e := rr.engine("pspm", solver.BackendGPU)
 	if e == nil {
@@ -113,8 +108,7 @@ func (rr *reportRun) kernelPSPM() (*Table, error) {
 	return t, nil
 }
 
-// pspmRuns are GPU pspm's runs on some of Lam et al.'s instances: each run's SEC, moves a second and
-// time, the runs that ended at the optimum and the most GPUs a run used.
+// pspmRuns are GPU pspm's runs: SEC, moves a second, time, optima and GPUs used.
 type pspmRuns struct {
 	secs, rates, times []float64
 	atOpt, used        int
@@ -223,8 +217,7 @@ func checkResult(in *solver.Instance, res solver.Result) error {
 	return nil
 }
 
-// batchReference is, for each instance, the better of two CPU auto runs of 5,000 kicks (seeds 9 and 11) or,
-// with a time, one run of that time (seed 9); one worker each, all cores busy.
+// batchReference is each instance's better of two 5,000-kick CPU auto runs, or one run of each.
 func (rr *reportRun) batchReference(ins []*solver.Instance, each time.Duration) ([]int64, error) {
 	e := rr.engine("auto", solver.BackendCPU)
 	if e == nil {
@@ -250,8 +243,7 @@ func (rr *reportRun) batchReference(ins []*solver.Instance, each time.Duration) 
 	return ref, errors.Join(errs...)
 }
 
-// bestOfSeeds is the shorter tour of two CPU runs of in of 5,000 kicks, seeds 9 and 11, or with each > 0 one run of
-// that time, seed 9.
+// bestOfSeeds is the shorter of two 5,000-kick CPU runs (seeds 9, 11), or one run of each (seed 9).
 func bestOfSeeds(ctx context.Context, pl *session.Pipeline, e solver.Engine, in *solver.Instance, each time.Duration) (int64, error) {
 	var best int64
 	for _, seed := range []uint64{9, 11} {

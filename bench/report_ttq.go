@@ -11,12 +11,10 @@ import (
 	"github.com/tsplab/tsplab/solver/gen"
 )
 
-// reportTSPLIB are the TSPLIB-format instances the report times at 10 s; ja9847 and vm22775 (national
-// instances of the Waterloo TSP site, converted to EUC_2D) run where the TSPLIB folder holds them.
+// reportTSPLIB are the TSPLIB instances timed at 10 s (ja9847, vm22775 where present).
 var reportTSPLIB = []string{"pr2392", "fnl4461", "rl5915", "pla7397", "ja9847", "usa13509", "d18512", "vm22775"}
 
-// reportLarge are the report's instances of about 100,000 cities: DIMACS E100k.0 generated in the
-// process, pla85900 and mona-lisa100K (where the TSPLIB folder holds it).
+// reportLarge are the report's 100,000-city instances (mona-lisa100K where present).
 var reportLarge = []string{"E100k.0", "pla85900", "mona-lisa100K"}
 
 // present keeps the names that are generated or whose file is in the TSPLIB folder, logging the others.
@@ -51,8 +49,7 @@ func (rr *reportRun) ttqCaseOf(name string, d time.Duration) (*solver.Instance, 
 	return in, c, nil
 }
 
-// ttqTSPLIB is GPU auto beside CPU auto (and LKH-3 with --peer-lkh, seed 1) in runs of 10 s, seeds 1 to
-// 3 (the floors are means of three), the engines taking turns to go first; a cell is each seed's final gap.
+// ttqTSPLIB is GPU auto beside CPU auto (and LKH-3) in 10-s runs, seeds 1 to 3, in turns.
 func (rr *reportRun) ttqTSPLIB() (*Table, error) {
 	d, seeds, names := 10*time.Second, 3, reportTSPLIB
 	if rr.opt.Quick {
@@ -117,8 +114,7 @@ func (rr *reportRun) ttqFinal(x *ttqEngine, c ttqCase, seed int) (float64, error
 	return c.gap(res.Length), nil
 }
 
-// ttqLarge is GPU auto beside CPU auto on reportLarge, one 60-s run each (seed 1), the gap of the best
-// tour so far at 10, 30 and 60 s; the engine that goes first alternates from instance to instance.
+// ttqLarge is GPU auto beside CPU auto on reportLarge: the best gap at 10, 30 and 60 s.
 func (rr *reportRun) ttqLarge() (*Table, error) {
 	d, at := 60*time.Second, []time.Duration{10 * time.Second, 30 * time.Second, 60 * time.Second}
 	names := reportLarge
@@ -173,8 +169,7 @@ func (rr *reportRun) ttqCurve(x *ttqEngine, c ttqCase) ([]ttqPoint, error) {
 	return pts, nil
 }
 
-// atCell is the gap of the best tour of pts by time a (the final tour when a is the budget d), "—"
-// with no tour by then, "n/a" with no curve.
+// atCell is pts' best gap by time a, "—" without a tour then, "n/a" without a curve.
 func atCell(pts []ttqPoint, a, d time.Duration, gap func(int64) float64) string {
 	if pts == nil {
 		return "n/a"

@@ -51,8 +51,7 @@ func reportStepOf(id string) (reportStep, bool) {
 	return reportStep{}, false
 }
 
-// tableMarkdown is the table of results/report-ID.csv as Markdown: one line naming its build, machine
-// and date, then the table of the other columns; a table not measured yet says which part writes it.
+// tableMarkdown is results/report-ID.csv as Markdown under its build, machine and date.
 func tableMarkdown(results, id string) (string, error) {
 	step, ok := reportStepOf(id)
 	if !ok {
@@ -77,8 +76,7 @@ func tableMarkdown(results, id string) (string, error) {
 	return b.String(), err
 }
 
-// readReportCSV reads a table the plan wrote: the build, machine and date (the same on every row)
-// and the table of the other columns; errors name the file and line.
+// readReportCSV reads a plan's table: build, machine and date, then the rest; errors name file and line.
 func readReportCSV(r io.Reader, path string) (meta [3]string, t *Table, err error) {
 	cr := csv.NewReader(r)
 	recs, err := cr.ReadAll()

@@ -32,8 +32,7 @@ type repro struct {
 	device string // the GPU, from a Result, or why there is none
 	papers *papers
 	mu     sync.Mutex // guards the log and device, which runs in parallel write
-	// pl runs every run of the suite; it keeps the last whole Held–Karp
-	// ascent for the suite's next run on the same instance
+	// pl runs the suite's runs, keeping the last whole ascent for the next run on the instance
 	pl session.Pipeline
 }
 
@@ -282,8 +281,7 @@ type Series struct {
 	X, Y []float64
 }
 
-// newPlot is an empty plot with its title, axis labels and scales, the
-// legend at the top left.
+// newPlot is an empty plot with title, labels and scales, the legend top left.
 func newPlot(title, xLabel, yLabel string, logX, logY bool) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title

@@ -66,8 +66,7 @@ type delevacqPop struct {
 	gpuDevice, error string
 }
 
-// devicePopulation runs the population of nb solutions, itLim kicks
-// each, in one launch on the device (ThreeOptPopulation) into out.
+// devicePopulation runs nb solutions of itLim kicks in one device launch into out.
 func (r *repro) devicePopulation(out *delevacqPop, in *solver.Instance, nb, itLim, blocks int, seed uint64) {
 	res, err := r.opt.GPU.ThreeOptPopulation(r.ctx, in, Population{Solutions: nb, Kicks: itLim, Blocks: blocks, Threads: 64, Seed: seed * 100003})
 	out.gpuOK = err == nil && r.ctx.Err() == nil

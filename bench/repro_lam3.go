@@ -313,8 +313,7 @@ func (s *lamSuite) threshold3(pool *lamPool, prio int, x *lamT3In) {
 // lamTrialSeed is the first seed of trial k of implementation impl, apart from Table 2's seeds and each other's.
 func lamTrialSeed(impl, k int) uint64 { return uint64(1_000_000*(impl+1) + 10_000*(k+1)) }
 
-// lamTrials3 are one instance's time-to-threshold trials of Table 3, by
-// implementation, as they run.
+// lamTrials3 are an instance's Table 3 trials by implementation.
 type lamTrials3 struct {
 	s      *lamSuite
 	pool   *lamPool
@@ -326,8 +325,7 @@ type lamTrials3 struct {
 	done   [3]sync.WaitGroup
 }
 
-// start runs implementation impl's trials, each capped by limit, in the
-// pool; done[impl] ends when they have.
+// start runs impl's trials, each capped by limit; done[impl] ends after them.
 func (tr *lamTrials3) start(impl int, limit time.Duration) {
 	s, x := tr.s, tr.x
 	if s.eng[impl] == nil {

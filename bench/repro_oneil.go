@@ -367,8 +367,7 @@ func (s *oneilSuite) tspgpu() (*Table, error) {
 	return c, nil
 }
 
-// tspgpuNotes adds tspgpu's notes to c: the reference, the start tours,
-// the two measures of length, the machine, our runs and the work counted.
+// tspgpuNotes adds tspgpu's notes to c.
 func (s *oneilSuite) tspgpuNotes(c *Table) {
 	c.Notes = append(c.Notes, "Reference columns (TSP_GPU ...): "+tspgpuLabel+" (built with -O3 -use_fast_math for sm_90); they are not the paper's figures. TSP_GPU times the kernel alone; our time is the whole run (device set-up, the final check) under the same limit.",
 		"Start tours. TSP_GPU climbs from uniformly random tours. The GPU columns use 2opt-climb's default starts: randomized nearest-neighbour tours built by each climber block on the device (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest), so every climb is still a 2-opt descent of the whole neighbourhood from a fresh randomized tour, but from a far better one. The \"random starts\" columns run the same engine with start=random, TSP_GPU's own starts (rows up to 1 s only).",

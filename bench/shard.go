@@ -35,8 +35,7 @@ var shardable = map[string]bool{"cpu": true}
 // Shardable reports whether the named suite takes a Shard.
 func Shardable(suite string) bool { return shardable[suite] }
 
-// Report is a suite run's tables as data: what `tsp bench --json` writes
-// and `tsp bench merge` joins.
+// Report is a suite run's tables as data (`tsp bench --json`, `tsp bench merge`).
 type Report struct {
 	Suite string `json:"suite"`
 	// Shard is the part of the run this report holds (nil: all of it).
@@ -44,8 +43,7 @@ type Report struct {
 	Tables []TableJSON `json:"tables"`
 }
 
-// TableJSON is a Table as data; RowIndex is each row's index in the
-// suite's order, so that the rows of shards merge into that order.
+// TableJSON is a Table as data; RowIndex orders merged shards' rows.
 type TableJSON struct {
 	File     string     `json:"file"`
 	Title    string     `json:"title"`
@@ -180,8 +178,7 @@ func (rep Report) Print(w io.Writer) error {
 	return nil
 }
 
-// Save writes each table's markdown and CSV into dir, as a suite's --out
-// does.
+// Save writes each table's markdown and CSV into dir, as --out does.
 func (rep Report) Save(dir string) error {
 	for _, tj := range rep.Tables {
 		if err := tj.Table().Save(dir, tj.File); err != nil {

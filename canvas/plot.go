@@ -16,8 +16,7 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// MaxCurvePoints bounds the points a Curve keeps; beyond it, every other
-// point of the older half is dropped.
+// MaxCurvePoints bounds a Curve's points; beyond, every other older point is dropped.
 const MaxCurvePoints = 20000
 
 // Curve is a Fyne widget plotting best tour length against time while a run goes on; call it on the Fyne goroutine.
@@ -36,8 +35,7 @@ type Curve struct {
 	peers []*Curve
 }
 
-// ShareAxes draws the plots on the same axes, the union of their ranges,
-// so that two runs compared side by side read alike.
+// ShareAxes draws the plots on the union of their ranges, so side-by-side runs read alike.
 func ShareAxes(cs ...*Curve) {
 	for _, c := range cs {
 		c.mu.Lock()
@@ -51,8 +49,7 @@ func ShareAxes(cs ...*Curve) {
 	}
 }
 
-// axes is the plot's time and length range, taken over its peers' too;
-// it locks each plot in turn, never two at once.
+// axes is the plot's ranges over its peers' too, locking one plot at a time.
 func (c *Curve) axes() (tmax time.Duration, lo, hi int64) {
 	c.mu.Lock()
 	tmax, lo, hi = export.CurveRange(c.pts, c.optimum, c.xmax)
@@ -93,8 +90,7 @@ func NewCurve() *Curve {
 	return c
 }
 
-// Add appends a point, no earlier than the last one. Points whose best
-// length equals the last one only move the curve's end forward in time.
+// Add appends a point no earlier than the last; an equal best only moves the curve's end.
 func (c *Curve) Add(p export.CurvePoint) {
 	c.add(p)
 	c.Refresh()
@@ -131,16 +127,14 @@ func (c *Curve) Reset() { c.change(func() { c.pts = nil }) }
 // SetOptimum sets the known optimum drawn as a dashed line (0: none).
 func (c *Curve) SetOptimum(o int64) { c.setLine(o, false) }
 
-// SetBound sets a proven lower bound as the dashed line, in place of an
-// unknown optimum; the legend calls it so.
+// SetBound shows a proven lower bound as the dashed line in place of an unknown optimum.
 func (c *Curve) SetBound(lb int64) { c.setLine(lb, true) }
 
 func (c *Curve) setLine(v int64, isBound bool) {
 	c.change(func() { c.optimum, c.isBound = v, isBound })
 }
 
-// change makes a change of the plot under its lock, then redraws it and
-// the plots on its axes.
+// change changes the plot under its lock, then redraws it and its peers.
 func (c *Curve) change(f func()) {
 	c.mu.Lock()
 	f()
@@ -149,8 +143,7 @@ func (c *Curve) change(f func()) {
 	c.refreshPeers()
 }
 
-// SetFormat sets how the axis labels show a length, such as the instance's
-// FormatLength for a point list in its own units (nil: the integer).
+// SetFormat sets how axis labels show a length (nil: the integer).
 func (c *Curve) SetFormat(f func(int64) string) {
 	c.mu.Lock()
 	c.format = f

@@ -49,8 +49,7 @@ func NewTourView() *TourView {
 	return t
 }
 
-// SetScene replaces what the view shows. A new instance is fitted to the
-// widget; a new tour of the same instance keeps the zoom and pan.
+// SetScene replaces the view's scene: a new instance is fitted, a new tour keeps zoom and pan.
 func (t *TourView) SetScene(s export.Scene) {
 	t.mu.Lock()
 	if sameScene(s, t.scene) { // a run in a set-up phase, or stuck on a tour
@@ -109,8 +108,7 @@ func (t *TourView) transform() export.Transform {
 	return export.NewTransform(t.bounds, t.view, int(math.Max(float64(sz.Width), 1)), int(math.Max(float64(sz.Height), 1)))
 }
 
-// ZoomAt multiplies the zoom by factor keeping the world point under pos
-// (in widget coordinates) in place.
+// ZoomAt multiplies the zoom by factor, keeping the world point under pos in place.
 func (t *TourView) ZoomAt(factor float64, pos fyne.Position) {
 	if factor <= 0 {
 		return
@@ -183,8 +181,7 @@ type tourViewRenderer struct {
 	frames int // refreshes asked of the raster
 }
 
-// Legend entries of the TourView, in the order they are listed: those
-// of exported pictures (export.LegendFor).
+// Legend entries of the TourView: those of exported pictures (export.LegendFor).
 const (
 	LegendTour    = export.LegendTour
 	LegendBest    = export.LegendBest
@@ -193,8 +190,7 @@ const (
 	LegendEnds    = export.LegendEnds
 )
 
-// legend names what the view draws, at its bottom left: a row per entry
-// (a sample of its line or tint, and its name), shown while it is drawn.
+// legend names what the view draws, bottom left, a row per entry shown while drawn.
 type legend struct {
 	box  *fyne.Container // the rows over a translucent background
 	rows map[string]fyne.CanvasObject
@@ -295,8 +291,7 @@ func (r *tourViewRenderer) Objects() []fyne.CanvasObject {
 
 func (r *tourViewRenderer) Destroy() {}
 
-// reuse returns img when it is w×h, else a new w×h image (at least 1×1),
-// so a raster's generator redraws without allocating.
+// reuse returns img when it is w×h, else a new one (at least 1×1).
 func reuse(img *image.RGBA, w, h int) *image.RGBA {
 	w, h = max(w, 1), max(h, 1)
 	if img == nil || img.Rect.Dx() != w || img.Rect.Dy() != h {

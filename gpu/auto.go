@@ -19,8 +19,7 @@ type autoOwn struct {
 	beside          float64
 }
 
-// autoSpec declares GPU auto's own options: or-ils's window, wsegment and
-// beside, for its windows beside CPU auto's partition search.
+// autoSpec declares GPU auto's own options, or-ils's window, wsegment and beside.
 var autoSpec = solver.NewSpec(
 	solver.Int(ils.OptWindow, func(c *autoOwn) *int { return &c.window }, 1024, 32, 2048,
 		"GPU auto from 50,000 cities: most cities of one of or-ils's tour windows (a warp's iterated local search, endpoints fixed)").Experimental(),
@@ -35,11 +34,9 @@ var autoSpec = solver.NewSpec(
 type autoConfig struct {
 	cpu     cpuils.Config
 	windows ils.OrConfig
-	// early is windows without global passes, whose lists would compete
-	// with the engine's own (docs/DECISIONS.md#gpu-early-no-global)
+	// early is windows without global passes (docs/DECISIONS.md#gpu-early-no-global)
 	early ils.OrConfig
-	// beside is OptBeside (0 unset: the partition search's own);
-	// noWindows, that it was given as 0
+	// beside is OptBeside (0: the partition search's own); noWindows: given as 0
 	beside    float64
 	noWindows bool
 }

@@ -123,8 +123,7 @@ func solveEarly(ctx context.Context, e solver.Engine, aid solver.Aid, in *solver
 		err error
 	}
 	orDone := make(chan orSide, 1)
-	// the engine counts its time from its own start: it gets what is left
-	// of the run's, and its snapshots' times are shifted to the run's
+	// the engine gets what is left of the run's time, its snapshots shifted to the run's clock
 	spent := time.Since(start)
 	orSnaps, engSnaps, merged := mergeSnapshots(snaps, spent)
 	octx, stopOr := context.WithCancel(ctx)

@@ -6,8 +6,7 @@ import (
 	"github.com/tsplab/tsplab/solver/cpu/population"
 )
 
-// AlgoPop is GPU pop: the CPU pop engine with the GPU's block search
-// (OpenTourPool) on copies of its pool's members beside the workers.
+// AlgoPop is GPU pop: CPU pop with the GPU's block search on copies of its pool's members.
 const AlgoPop = "pop"
 
 // GPU pop takes CPU pop's options and gpus.

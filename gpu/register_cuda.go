@@ -17,14 +17,12 @@ var (
 	popImpl  = device.Impl{Aided: solvePop, Limit: popLimit}
 )
 
-// cpuAutoDefaults fills the defaults of the CPU auto engine that GPU auto
-// runs (those that follow the cities a worker).
+// cpuAutoDefaults fills the defaults of the CPU auto engine GPU auto runs.
 func cpuAutoDefaults(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
 	return cpuils.Auto().Tune(in, opts)
 }
 
-// autoPlan is GPU auto's strategy on in with all cores and the default
-// time limit.
+// autoPlan is GPU auto's strategy on in with all cores and the default limit.
 func autoPlan(in *solver.Instance) string {
 	cfg, err := prepareAuto(in, solver.Params{})
 	if err != nil {
@@ -33,8 +31,7 @@ func autoPlan(in *solver.Instance) string {
 	return decideAuto(in, solver.Params{}, solver.DefaultTimeLimit, cfg).String()
 }
 
-// popLimit is GPU pop's default time limit (device.Impl.Limit): the CPU
-// pop engine's, which it runs.
+// popLimit is GPU pop's default time limit, the CPU pop engine's.
 func popLimit(in *solver.Instance, p solver.Params) time.Duration {
 	return population.DefaultLimit(in, popParams(p))
 }

@@ -17,8 +17,7 @@ import (
 // engines holds the lab's engines by {name, backend}.
 var engines sync.Map
 
-// Register adds e to the engine registry (solver.Register) as one of the
-// lab's engines, with its options (solver.Declare), and returns it.
+// Register adds e to the registry as a lab engine, with its options.
 func Register(e solver.Engine, options solver.Declarer) solver.Engine {
 	engines.Store([2]string{e.Name(), e.Backend()}, true)
 	solver.Register(e)

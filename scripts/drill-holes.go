@@ -35,8 +35,7 @@ type board struct {
 
 func (b *board) add(x, y float64) { b.pts = append(b.pts, [2]float64{x, y}) }
 
-// place reserves o when it lies inside the board's margin and 2 mm clear
-// of every part placed before, and reports whether it did.
+// place reserves o inside the board's margin 2 mm clear of every earlier part.
 func (b *board) place(o box) bool {
 	if o.x0 < 6 || o.y0 < 6 || o.x1 > 154 || o.y1 > 94 {
 		return false
@@ -84,8 +83,7 @@ func (b *board) fixed() {
 	}
 }
 
-// rows adds two rows of n pins at pitch, w apart, from (x0, y0): along x,
-// or along y when vertical.
+// rows adds two rows of n pins at pitch, w apart, from (x0, y0), along x or y.
 func (b *board) rows(x0, y0 float64, n int, w float64, vertical bool) {
 	for k := range n {
 		d := float64(k) * pitch
@@ -99,8 +97,7 @@ func (b *board) rows(x0, y0 float64, n int, w float64, vertical bool) {
 	}
 }
 
-// parts places DIP parts of 4 to 20 pins a row at random free spots, a
-// third of them turned, until the board has 2,200 holes or no room.
+// parts places DIP parts of 4 to 20 pins a row at random free spots, a third turned.
 func (b *board) parts(r *rand.Rand) {
 	for tries := 0; tries < 4000 && len(b.pts) < 2200; tries++ {
 		n := 4 + r.IntN(17)

@@ -7,18 +7,15 @@ import (
 
 // Aid is what an engine is handed beside its parameters by whoever runs it inside something larger.
 type Aid struct {
-	// FirstTour, when not nil, is closed once the engine's start tour is
-	// ready and its search begins.
+	// FirstTour, when not nil, is closed once the start tour is ready.
 	FirstTour chan<- struct{}
-	// Device, when not nil, opens the accelerator that the Held–Karp
-	// ascent behind alpha-nearness lists runs on (nil: the cores).
+	// Device, when not nil, opens the accelerator for the alpha lists' ascent.
 	Device OpenAscentDevice
 	// Ascents, when not nil, runs the engine's ascents, sharing one with the pipeline's lower bound.
 	Ascents Ascents
 	// Paths, when not nil, improves a stretch of the tour beside a partition search's workers.
 	Paths PathImprover
-	// Pool, when not nil, opens a TourPool on the accelerator for a
-	// population search (GPU auto hands its device's); nil: the cores alone.
+	// Pool, when not nil, opens a TourPool for a population search.
 	Pool OpenTourPool
 	// PathShare is the workers' worth of the tour Paths starts with (0: the default), then following the gains.
 	PathShare float64
@@ -51,8 +48,7 @@ type Ascents interface {
 	// Alpha returns k alpha-nearness candidates per city of in from the ascent opts asks for, waiting for the same one or
 	// running it within opts.Time (0: none; late: an error wrapping context.DeadlineExceeded).
 	Alpha(ctx context.Context, in *Instance, k int, opts AscentOptions) (AlphaLists, error)
-	// Underway reports whether Alpha for in with opts would be answered
-	// by an ascent another caller started rather than run by the caller.
+	// Underway reports whether Alpha for in with opts would be answered by another's ascent.
 	Underway(in *Instance, opts AscentOptions) bool
 }
 

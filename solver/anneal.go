@@ -18,15 +18,13 @@ type Anneal struct {
 	Unit            float64
 }
 
-// DefaultTemps returns the default t0 and tend on in in the file's units:
-// what `tsp engines FILE` and the app show.
+// DefaultTemps returns the default t0 and tend on in in the file's units.
 func DefaultTemps(in *Instance) (t0, tend float64) {
 	unit, k0, kEnd := tempUnits(in)
 	return DefaultT0 * k0 / unit, DefaultTEnd * kEnd / unit
 }
 
-// readAnneal reads the annealers' shared options from p as r read them;
-// a value that does not read reads as 0 (Validate reports it).
+// readAnneal reads the annealers' shared options from p as r read them.
 func readAnneal(p Params, r reading) Anneal {
 	num := func(name string) float64 {
 		if x := r[name]; p.sharedText(name) != "" && x.fail == readOK {
@@ -93,8 +91,7 @@ func fillSchedule(in *Instance, a Anneal) (Anneal, error) {
 	return a, nil
 }
 
-// ScheduleSteps is the number of temperature steps from T0 down to TEnd
-// (T0, T0·α, … while above TEnd) of a schedule fillSchedule has accepted.
+// ScheduleSteps is the temperature steps from T0 down to TEnd.
 func ScheduleSteps(a Anneal) int {
 	if a.T0 <= a.TEnd || !(a.Alpha > 0 && a.Alpha < 1) {
 		return 1

@@ -12,8 +12,7 @@ import (
 type Decl[C any] struct {
 	opt Option
 	set func(c *C, text string, v float64)
-	// fixed: not an option of the engine (Spec.Fixed): its field takes
-	// the default
+	// fixed: not an option of the engine (Spec.Fixed), its field at the default
 	fixed bool
 }
 
@@ -82,14 +81,12 @@ func SharedFloat[C any](name string, field func(*C) *float64) Decl[C] {
 	return Decl[C]{opt: sharedOption(name), set: func(c *C, _ string, v float64) { *field(c) = v }}
 }
 
-// Shared declares that C takes the shared option called name, read
-// elsewhere (AnnealOf for the schedule's t0, tend, alpha).
+// Shared declares that C takes the shared option name, read elsewhere (AnnealOf).
 func Shared[C any](name string) Decl[C] {
 	return Decl[C]{opt: sharedOption(name), set: func(*C, string, float64) {}}
 }
 
-// sharedOption is the shared option called name; a name that is not one
-// is a mistake in a declaration, caught when the package loads.
+// sharedOption is the shared option name; any other name is a declaration mistake.
 func sharedOption(name string) Option {
 	o, ok := sharedOptions.Lookup(name)
 	if !ok {
@@ -101,8 +98,7 @@ func sharedOption(name string) Option {
 // Default returns d with another default, as text.
 func (d Decl[C]) Default(text string) Decl[C] { d.opt.Default, d.opt.Auto = text, ""; return d }
 
-// Auto returns d with a default computed per instance or device, how
-// saying how ("all cores"); the field is left zero for the engine to fill.
+// Auto returns d with a default computed per instance or device, how saying how ("all cores").
 func (d Decl[C]) Auto(how string) Decl[C] { d.opt.Default, d.opt.Auto = "", how; return d }
 
 // Open returns d with its lower and upper bounds exclusive where asked.
@@ -111,8 +107,7 @@ func (d Decl[C]) Open(lo, hi bool) Decl[C] { d.opt.MinOpen, d.opt.MaxOpen = lo, 
 // Doc returns d with another description.
 func (d Decl[C]) Doc(doc string) Decl[C] { d.opt.Doc = doc; return d }
 
-// Experimental returns d marked as kept for a suite or a paper's
-// reproduction: front ends list it only when asked.
+// Experimental marks d as kept for a suite or reproduction, listed only when asked.
 func (d Decl[C]) Experimental() Decl[C] { d.opt.Experimental = true; return d }
 
 // SizeRow is one row of an engine's defaults by size: for From up to To cities (0: no bound) Set's defaults and
@@ -126,12 +121,10 @@ type SizeRow struct {
 // holds reports whether the row covers n cities.
 func (r SizeRow) holds(n int) bool { return n >= r.From && (r.To == 0 || n < r.To) }
 
-// SizeTable is an engine's defaults by instance size: the first row that
-// holds an instance's size gives its defaults.
+// SizeTable is an engine's defaults by size: the first row holding the size gives them.
 type SizeTable []SizeRow
 
-// BySize is what an option whose default the table sets shows without an
-// instance: `tsp engines FILE` and the app, which have one, show the value.
+// BySize is what an option the table sets shows without an instance.
 const BySize = "by size"
 
 // Row returns the row for n cities, and whether there is one.
@@ -192,8 +185,7 @@ type Spec[C any] struct {
 	sizes SizeTable
 }
 
-// NewSpec returns the spec of the declarations, in display order. Two
-// declarations of one name are a mistake, caught when the package loads.
+// NewSpec returns the spec of decls in display order (a repeated name panics).
 func NewSpec[C any](decls ...Decl[C]) *Spec[C] {
 	seen := map[string]bool{}
 	for _, d := range decls {
@@ -205,14 +197,12 @@ func NewSpec[C any](decls ...Decl[C]) *Spec[C] {
 	return &Spec[C]{decls: slices.Clone(decls)}
 }
 
-// With returns a copy of s in which the option called name defaults to
-// text: engines sharing a config struct differ in their defaults.
+// With returns a copy of s in which option name defaults to text.
 func (s *Spec[C]) With(name, text string) *Spec[C] {
 	return s.Modify(name, func(d Decl[C]) Decl[C] { return d.Default(text) })
 }
 
-// Modify returns a copy of s with the option called name replaced by
-// edit's result (another doc, range or tier).
+// Modify returns a copy of s with option name replaced by edit's result.
 func (s *Spec[C]) Modify(name string, edit func(Decl[C]) Decl[C]) *Spec[C] {
 	c := &Spec[C]{decls: slices.Clone(s.decls), sizes: s.sizes}
 	for i := range c.decls {
@@ -254,8 +244,7 @@ func (s *Spec[C]) Options(in *Instance) OptionSet {
 	return s.visible(s.sizes.Apply(in, s.declared()))
 }
 
-// visible returns set, the spec's options in declaration order, without
-// the fixed ones.
+// visible returns the spec's options in order, without the fixed ones.
 func (s *Spec[C]) visible(set OptionSet) OptionSet {
 	out := make(OptionSet, 0, len(set))
 	for i, d := range s.decls {
@@ -321,8 +310,7 @@ func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 		canon, v, err := o.check(x)
 		if err != nil {
 			if given == "" {
-				// A declared default that does not parse is a mistake
-				// in the declaration, not in the user's settings.
+				// A declared default that does not parse is the declaration's mistake.
 				return c, fmt.Errorf("option %s: default %q: %v", o.Name, o.Default, err)
 			}
 			if pe, ok := err.(*ParamError); ok && o.Shared {
@@ -338,6 +326,5 @@ func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 	return c, nil
 }
 
-// Stable returns d without the experimental mark: an engine whose users
-// need an option that a shared declaration marks experimental.
+// Stable returns d without the experimental mark.
 func (d Decl[C]) Stable() Decl[C] { d.opt.Experimental = false; return d }

@@ -18,8 +18,7 @@ const (
 	BackendAuto = "auto"
 )
 
-// Snapshot is the state of a running engine at one moment. The receiver
-// owns the slices.
+// Snapshot is a running engine's state at one moment; the receiver owns the slices.
 type Snapshot struct {
 	Tour        []int         // the current tour (nil if unchanged since the last snapshot)
 	Length      int64         // its length
@@ -40,8 +39,7 @@ type Snapshot struct {
 	Account *Account
 }
 
-// Result is the outcome of a run: the best tour, validated, with its
-// length recomputed exactly on the CPU.
+// Result is a run's outcome: the best tour, validated, its length recomputed exactly.
 type Result struct {
 	Tour      []int         // best tour, 0-based
 	Length    int64         // exact length of Tour
@@ -54,29 +52,23 @@ type Result struct {
 	Params    Params // the parameters used, defaults filled in
 	// Limit is the time limit asked (0: none) and Granted the time the engine was given, less where the front end kept some.
 	Limit, Granted time.Duration
-	// Stopped is true when the run ended before its schedule did (time
-	// limit, target or interrupt); StopReason says which.
+	// Stopped: the run ended early (time limit, target or interrupt); StopReason says which.
 	Stopped    bool
 	StopReason StopReason
-	// Schedule is the annealing schedule that ran (nil for engines
-	// without one).
+	// Schedule is the annealing schedule that ran (nil without one).
 	Schedule *ScheduleRun
-	// Account is what the search did, as typed figures (front ends
-	// make the words: solver/report).
+	// Account is what the search did, as typed figures (solver/report words them).
 	Account Account
-	// Stats are the run's figures that code and tests read; Device only
-	// names the hardware for people.
+	// Stats are the figures code and tests read; Device names the hardware for people.
 	Stats Stats
-	// Settings are what the engine chose where the options left it the
-	// choice: the values that ran, beside the options given (Params).
+	// Settings are what the engine chose where the options left it the choice.
 	Settings Settings
 }
 
 // MovesPerSecond is the solution space exploration speed (Lam et al., Eq. 4).
 func (r Result) MovesPerSecond() float64 { return MovesPerSecond(r.Moves, r.Elapsed) }
 
-// MovesPerSecond is moves evaluated in elapsed, per second (0 when no time
-// has passed): Result's, a snapshot's or a session's exploration speed.
+// MovesPerSecond is moves evaluated per second of elapsed (0 with no time).
 func MovesPerSecond(moves int64, elapsed time.Duration) float64 {
 	if elapsed <= 0 {
 		return 0
@@ -90,8 +82,7 @@ type Engine interface {
 	Name() string
 	// Backend is BackendCPU or BackendGPU.
 	Backend() string
-	// Describe is a one-line description for menus and help, at most
-	// MaxDescription characters.
+	// Describe is a one-line description, at most MaxDescription characters.
 	Describe() string
 	// Available returns nil when the engine can run here, else why not.
 	Available() error
@@ -107,8 +98,7 @@ var (
 	registry = map[[2]string]Engine{}
 )
 
-// Register adds e to the registry; a later registration of the same
-// (name, backend) replaces the earlier one.
+// Register adds e; a later one of the same (name, backend) replaces it.
 func Register(e Engine) {
 	regMu.Lock()
 	defer regMu.Unlock()
@@ -200,8 +190,7 @@ type Outcome struct {
 	Steps int64 // temperature steps, kicks or passes
 	// Start is when Solve began: Result.Elapsed runs from it.
 	Start time.Time
-	// Stopped says the engine ended before its schedule (context, time
-	// limit or target).
+	// Stopped: the engine ended before its schedule.
 	Stopped bool
 	// Reason, when set, is why it stopped, where the engine knows better than its end time
 	Reason  StopReason
@@ -211,8 +200,7 @@ type Outcome struct {
 	Settings Settings
 }
 
-// Finish validates o.Tour, recomputes its length exactly and fills the
-// Result every engine ends with, its StopReason as far as Finish knows.
+// Finish validates o.Tour, recomputes its length exactly and fills every engine's Result.
 func Finish(in *Instance, e Engine, p Params, o Outcome) (Result, error) {
 	if err := ValidateTour(o.Tour, in.N); err != nil {
 		return Result{StopReason: StopError}, fmt.Errorf("%s/%s produced an invalid tour: %v", e.Name(), e.Backend(), err)

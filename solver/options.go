@@ -30,12 +30,10 @@ type Option struct {
 	Name   string
 	Kind   OptionKind
 	Shared bool
-	// Default is the default as text; "" when it depends on the instance
-	// or the device, and then Auto says how it is chosen ("all cores").
+	// Default is the default as text ("" when Auto computes it).
 	Default string
 	Auto    string
-	// Min and Max bound an int or float value, inclusive unless MinOpen or
-	// MaxOpen; Max is +Inf when there is no upper bound.
+	// Min and Max bound a number, inclusive unless MinOpen or MaxOpen (Max +Inf: none).
 	Min, Max         float64
 	MinOpen, MaxOpen bool
 	// Choices are the values of a choice option.
@@ -45,8 +43,7 @@ type Option struct {
 	Experimental bool
 }
 
-// Flag is how a front end names the option: "--blocks" for a shared
-// option, "--opt rkbi_k" for an engine's own.
+// Flag is the option's name on a front end ("--blocks", "--opt rkbi_k").
 func (o Option) Flag() string {
 	if o.Shared {
 		return "--" + o.Name
@@ -83,8 +80,7 @@ func (o Option) Range() string {
 	return lo + ".." + hi
 }
 
-// fmtNum formats a bound: integers without a fraction, powers of two
-// above 2^20 as 2^k.
+// fmtNum formats a bound: integers whole, powers of two above 2^20 as 2^k.
 func fmtNum(v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
 		if v >= 1<<20 {
@@ -97,12 +93,10 @@ func fmtNum(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// parse turns text into the option's canonical text and numeric value,
-// checking its type and range.
+// parse turns text into the option's canonical text and value, checked.
 func (o Option) parse(s string) (string, float64, error) { return o.check(o.read(s)) }
 
-// value is one setting read from its text as an option of kind: its
-// canonical text and number, or why the text is not of the kind (fail).
+// value is one setting read from its text: canonical text and number, or why not.
 type value struct {
 	kind        OptionKind
 	text, canon string
@@ -120,12 +114,10 @@ const (
 	outOfRange           // past what an int64 or a float64 holds
 )
 
-// reading is a run's settings read from their text (Params.Extra), by
-// option name.
+// reading is a run's settings read from their text, by option name.
 type reading map[string]value
 
-// read reads text as a value of o's kind, without its range or choices
-// (check).
+// read reads text as a value of o's kind, unchecked against range and choices.
 func (o Option) read(s string) value {
 	s = strings.TrimSpace(s)
 	x := value{kind: o.Kind, text: s, canon: s}
@@ -161,8 +153,7 @@ func (o Option) read(s string) value {
 	return x
 }
 
-// check returns x's canonical text and number if x is a value of o (its
-// kind, range and choices), else a *ParamError naming o's flag and range.
+// check returns x's canonical text and number if x is a value of o, else an error.
 func (o Option) check(x value) (string, float64, error) {
 	if x.kind != o.Kind {
 		x = o.read(x.text)
@@ -203,8 +194,7 @@ type ParamError struct {
 	Value string
 	Range string
 	Why   string
-	// Not, when set, is what the value failed to be ("an integer", "a
-	// number"): the message says so instead of "out of range".
+	// Not, when set, is what the value failed to be ("an integer")
 	Not string
 	// Err is an underlying sentinel (ErrUnknownEngine), if any.
 	Err error
@@ -233,13 +223,11 @@ func (e *ParamError) Error() string {
 // Unwrap returns the underlying sentinel error.
 func (e *ParamError) Unwrap() error { return e.Err }
 
-// Limits of every engine, whatever the backend: what the engines and the
-// memory can take. A value past one is refused by Validate.
+// Every engine's limits: what the engines and memory can take.
 const (
 	// MaxBlocks bounds the parallel searches (Lam et al. use at most 4224).
 	MaxBlocks = 1 << 16
-	// MaxThreads bounds the moves per search per iteration (a CUDA
-	// block's most threads).
+	// MaxThreads bounds a search's moves per iteration (a CUDA block's threads).
 	MaxThreads = 1024
 	// MaxWorkers bounds the CPU goroutines.
 	MaxWorkers = 1024
@@ -247,11 +235,9 @@ const (
 	MaxK = 1 << 30
 	// MaxSweeps bounds the iterations per temperature step, in multiples of n.
 	MaxSweeps = 1 << 20
-	// MaxTourCells bounds blocks × n and workers × n: the tours the
-	// parallel searches hold at once, a few hundred MB at the bound.
+	// MaxTourCells bounds blocks × n and workers × n, the tours held at once.
 	MaxTourCells = 1 << 25
-	// MaxScheduleSteps bounds the temperature steps of an annealing
-	// schedule (log(tend/t0) / log(alpha)).
+	// MaxScheduleSteps bounds an annealing schedule's temperature steps.
 	MaxScheduleSteps = 1 << 20
 	// MaxTimeLimit bounds Params.TimeLimit.
 	MaxTimeLimit = 366 * 24 * time.Hour
@@ -259,8 +245,7 @@ const (
 	MaxTimeLimitText = "366 days"
 )
 
-// Defaults of the simulated annealing engines on both backends: Lam et
-// al., Table 1.
+// The annealers' defaults on both backends: Lam et al., Table 1.
 const (
 	// DefaultT0 is the initial temperature.
 	DefaultT0 = 10000.0
@@ -272,8 +257,7 @@ const (
 	DefaultSweeps = 10
 	// DefaultK is Se: temperature steps between global-best exchanges.
 	DefaultK = 100
-	// DefaultThreads is PSPM's moves per iteration of one search: a warp
-	// of 32, the GPU's unit, on both backends.
+	// DefaultThreads is PSPM's moves per iteration a search: a warp of 32.
 	DefaultThreads = 32
 	// DefaultSegment is PSPM's longest segment on both backends: 1 is Lam et al.'s relocation
 	// (docs/BENCHMARKS.md#pspm-on-lams-20).
@@ -289,8 +273,7 @@ var inf = math.Inf(1)
 // Inf is the upper bound of an option without one.
 var Inf = inf
 
-// The shared options with their widest ranges (SharedInt and SharedFloat
-// start from these).
+// The shared options at their widest ranges.
 var (
 	optBlocks = Option{Name: "blocks", Kind: KindInt, Shared: true, Min: 1, Max: MaxBlocks,
 		Doc: "parallel searches (PSPM's thread blocks TB; climbers per launch)"}
@@ -310,8 +293,7 @@ var (
 		Doc: "CPU goroutines; with a step budget, the same seed and workers give the same run"}
 )
 
-// TabuTenure is the swap tabu search's tenure for n cities: asked when it
-// is set (> 0), else the default n/10, at least 10.
+// TabuTenure is the swap tabu search's tenure for n cities (asked when > 0).
 func TabuTenure(n, asked int) int {
 	if asked > 0 {
 		return asked
@@ -322,14 +304,12 @@ func TabuTenure(n, asked int) int {
 // OptionSet is one engine's options.
 type OptionSet []Option
 
-// OptionsFor returns the options of the engine (algorithm, backend), in
-// display order; nil for an engine without any.
+// OptionsFor returns engine (algorithm, backend)'s options in display order (nil: none declared).
 func OptionsFor(algorithm, backend string) OptionSet {
 	return optionsOn(algorithm, backend, nil)
 }
 
-// HasOptionTable reports whether the engine (algorithm, backend) declares
-// its options (Declare), with or without any.
+// HasOptionTable reports whether engine (algorithm, backend) declares its options.
 func HasOptionTable(algorithm, backend string) bool {
 	_, ok := declaredFor(algorithm, backend)
 	return ok
@@ -360,8 +340,7 @@ func (s OptionSet) Names() []string {
 // sharedOptions are the shared options with their widest ranges.
 var sharedOptions = OptionSet{optBlocks, optThreads, optK, optT0, optTEnd, optAlpha, optSweeps, optWorkers}
 
-// anyEngineOption reports whether some engine's declarations have an
-// option (not a shared one) called name.
+// anyEngineOption reports whether some engine declares option name.
 func anyEngineOption(name string) bool {
 	declMu.RLock()
 	ds := make([]Declarer, 0, len(declared))
@@ -377,11 +356,9 @@ func anyEngineOption(name string) bool {
 	return false
 }
 
-// Declarer is an engine's option declarations as the registry keeps them:
-// a *Spec of any config struct.
+// Declarer is an engine's option declarations as the registry keeps them.
 type Declarer interface {
-	// Options returns the options with their defaults on in (nil: the
-	// declared defaults, BySize where they depend on the instance's size).
+	// Options returns the options with their defaults on in (nil: declared, BySize).
 	Options(in *Instance) OptionSet
 }
 
@@ -398,8 +375,7 @@ func Declare(algorithm, backend string, d Declarer) {
 	declared[[2]string{algorithm, backend}] = d
 }
 
-// optionsOn returns the declared options of (algorithm, backend) with
-// their defaults on in; nil for an engine that declares none.
+// optionsOn returns (algorithm, backend)'s options with defaults on in (nil: none).
 func optionsOn(algorithm, backend string, in *Instance) OptionSet {
 	if d, ok := declaredFor(algorithm, backend); ok {
 		return d.Options(in)
@@ -415,8 +391,7 @@ func declaredFor(algorithm, backend string) (Declarer, bool) {
 	return d, ok
 }
 
-// Stable returns the options of s that are not experimental: what a user
-// of the engine needs, and what front ends show unless asked for all.
+// Stable returns s's options that are not experimental.
 func (s OptionSet) Stable() OptionSet {
 	var out OptionSet
 	for _, o := range s {
@@ -427,6 +402,5 @@ func (s OptionSet) Stable() OptionSet {
 	return out
 }
 
-// Options implements Declarer for a fixed set of options (an engine whose
-// options do not depend on the instance's size).
+// Options implements Declarer for a fixed set of options.
 func (s OptionSet) Options(*Instance) OptionSet { return slices.Clone(s) }

@@ -10,8 +10,7 @@ import (
 	"time"
 )
 
-// Params are the user's settings for one run. Zero values mean "the
-// engine's default"; engines write the values they used into Result.Params.
+// Params are one run's user settings; zero means the engine's default.
 type Params struct {
 	Algorithm string `json:"algorithm"`
 	Backend   string `json:"backend"`
@@ -22,19 +21,16 @@ type Params struct {
 	Seed      uint64        `json:"seed"`
 	// Workers is the number of CPU goroutines; 0 means all cores.
 	Workers int `json:"workers"`
-	// Target stops the run once a tour of at most this length is found
-	// (0: none).
+	// Target stops the run at a tour of at most this length (0: none).
 	Target int64 `json:"target"`
 	// Start is an optional starting tour (0-based).
 	Start []int `json:"-"`
-	// Extra carries the engine's options by name ("blocks": "4224",
-	// "pivot": "rkbi", ...): Set and the engines' declarations read it.
+	// Extra carries the engine's options by name ("blocks": "4224").
 	Extra map[string]string `json:"extra,omitempty"`
 	// Config, when set, is a func(*C) for the engine's config C, applied after the defaults and text are read.
 	Config any `json:"-"`
 
-	// prepared is the config Prepare made for one engine and instance
-	// (nil: none); read, the settings as Read or Prepare read them.
+	// prepared is Prepare's config (nil: none); read, the settings as read
 	prepared *prepared
 	read     reading
 }
@@ -48,8 +44,7 @@ type prepared struct {
 	cfg                any
 }
 
-// sharedText is the value of the shared option called name as given in p
-// ("" when unset: absent, or 0 as on the flags).
+// sharedText is p's text of shared option name ("" when unset or 0).
 func (p Params) sharedText(name string) string {
 	v := strings.TrimSpace(p.Extra[name])
 	if name == "workers" {
@@ -61,8 +56,7 @@ func (p Params) sharedText(name string) string {
 	return v
 }
 
-// Given reports whether p sets the option called name (a shared option's 0
-// is its default, as on the flags).
+// Given reports whether p sets option name (a shared 0 is the default).
 func (p Params) Given(name string) bool {
 	if _, ok := sharedOptions.Lookup(name); ok {
 		return p.sharedText(name) != ""
@@ -70,8 +64,7 @@ func (p Params) Given(name string) bool {
 	return strings.TrimSpace(p.Extra[name]) != ""
 }
 
-// Text returns the value p gives the engine option called name, trimmed
-// ("" when unset).
+// Text returns p's trimmed text of engine option name ("" when unset).
 func (p Params) Text(name string) string { return strings.TrimSpace(p.Extra[name]) }
 
 // Without returns p without option name, on a copy of Extra, dropping the prepared config.
@@ -127,8 +120,7 @@ func (p *Params) Set(setting string) error {
 		return nil
 	}
 	if value == "" {
-		// Nothing is left for Validate to check the name against: a
-		// name no engine has is a typo, refused here.
+		// A name no engine has is a typo, refused here.
 		if !anyEngineOption(name) {
 			return &ParamError{Flag: "--opt", Value: name, Range: "the name of an engine option ('tsp engines --verbose')"}
 		}
@@ -169,8 +161,7 @@ func checkExtraKeys(set OptionSet, engine string, p Params) error {
 	return nil
 }
 
-// didYouMean names the options of set whose name begins with the unknown
-// key k or begins k, experimental ones included ("" when none does).
+// didYouMean names set's options sharing a prefix with the unknown key k.
 func didYouMean(set OptionSet, k string) string {
 	var near []string
 	key := strings.ToLower(k)
@@ -241,8 +232,7 @@ func (p Params) reading(set OptionSet) reading {
 	return r
 }
 
-// covers reports whether r holds every setting of p that is an option of
-// set or a shared one, with the same text and kind.
+// covers reports whether r read every setting of p that set or the shared options have.
 func (r reading) covers(p Params, set OptionSet) bool {
 	if r == nil && len(p.Extra) > 0 {
 		return false

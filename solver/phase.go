@@ -3,8 +3,7 @@ package solver
 // Phase names a part of a run, reported in Snapshot.Phase so front ends can say what a long set-up does.
 type Phase string
 
-// The phases of a run. An engine reports the ones it has; most go from
-// PhaseNeighbours or PhaseStart to PhaseSearch.
+// The phases of a run, each reported by the engines that have it.
 const (
 	// PhaseReading: the instance is being read (front ends only).
 	PhaseReading Phase = "reading"
@@ -22,14 +21,11 @@ const (
 	PhasePolish Phase = "polish"
 	// PhaseBound: a lower bound is being computed.
 	PhaseBound Phase = "bound"
-	// PhaseEvolve: a population is built by descents and evolved by
-	// edge assembly crossover (Snapshot.Account's EAX says how far).
+	// PhaseEvolve: a population built by descents evolves by EAX.
 	PhaseEvolve Phase = "evolve"
-	// PhaseFill: the pool of a population search fills with descents of
-	// new tours.
+	// PhaseFill: a population search's pool fills with descents.
 	PhaseFill Phase = "fill"
-	// PhaseRecombine: the pool's members are recombined by partition
-	// crossover and the children descended.
+	// PhaseRecombine: the pool's members are recombined and descended.
 	PhaseRecombine Phase = "recombine"
 )
 

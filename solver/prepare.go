@@ -12,8 +12,7 @@ import (
 
 // Preparer is an engine that reads a run's settings into its typed config once, for Prepare; others get their Spec's config.
 type Preparer interface {
-	// Prepare returns the engine's config for a run of p on in, or a
-	// *ParamError.
+	// Prepare returns the engine's config for a run of p on in, or a *ParamError.
 	Prepare(in *Instance, p Params) (any, error)
 }
 
@@ -40,8 +39,7 @@ func Prepare(e Engine, in *Instance, p Params) (Params, error) {
 	return p, nil
 }
 
-// preparedFor returns the config p carries for e on in, and whether it
-// carries one (Prepare) made from p's settings as they are.
+// preparedFor returns the config p carries for e on in, if any.
 func (p Params) preparedFor(e Engine, in *Instance) (any, bool) {
 	c := p.prepared
 	if c == nil || c.in != in || c.algorithm != e.Name() || c.backend != e.Backend() ||
@@ -93,8 +91,7 @@ func Read(e Engine, p Params) (Params, error) {
 	return p, err
 }
 
-// ReadFrom returns p carrying the settings q carries as read (Read,
-// Prepare) where p has none: used where they hold p's own.
+// ReadFrom returns p carrying q's read settings where p has none.
 func (p Params) ReadFrom(q Params) Params {
 	if p.read == nil {
 		p.read = q.read
@@ -123,8 +120,7 @@ func EffectiveOptions(e Engine, in *Instance) OptionSet {
 	return set
 }
 
-// OptionsOn returns e's options on in as EffectiveOptions does, without
-// the engine's own (Tuner), which may open its device.
+// OptionsOn returns e's options on in as EffectiveOptions does, without Tuner.
 func OptionsOn(e Engine, in *Instance) OptionSet {
 	set := OptionsFor(e.Name(), e.Backend())
 	if d, ok := declaredFor(e.Name(), e.Backend()); ok {
@@ -149,8 +145,7 @@ func OptionsOn(e Engine, in *Instance) OptionSet {
 	return set
 }
 
-// tempOption gives the temperature option o its default on in, in the
-// file's units (metres on the sphere), which t0 and tend are given in.
+// tempOption gives temperature option o its default on in, in the file's units.
 func tempOption(o *Option, in *Instance) {
 	t0, tend := DefaultTemps(in)
 	if o.Name == "t0" {
@@ -254,6 +249,5 @@ func checkShared(e Engine, in *Instance, set OptionSet, p Params, r reading, wid
 	return nil
 }
 
-// Prepare is Parse as the config of a run (Preparer): the engine's
-// declared Spec prepares its runs.
+// Prepare is Parse as a run's config (Preparer).
 func (s *Spec[C]) Prepare(in *Instance, p Params) (any, error) { return s.Parse(in, p) }

@@ -7,8 +7,7 @@ import (
 	"time"
 )
 
-// FixedEdgesKeeper is implemented by engines whose every tour uses the
-// instance's fixed edges (FIXED_EDGES_SECTION).
+// FixedEdgesKeeper is an engine whose every tour uses the fixed edges.
 type FixedEdgesKeeper interface {
 	KeepsFixedEdges() bool
 }
@@ -31,8 +30,7 @@ func Run(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snaps
 	return RunAided(ctx, e, in, p, snaps, Aid{}, true)
 }
 
-// CheckFixedEdges refuses an instance with fixed edges to an engine that
-// does not keep them.
+// CheckFixedEdges refuses fixed edges to an engine that does not keep them.
 func CheckFixedEdges(e Engine, in *Instance) error {
 	if len(in.FixedEdges) > 0 && !KeepsFixedEdges(e) {
 		return fmt.Errorf("%s has %d fixed edges (FIXED_EDGES_SECTION) and %s/%s does not keep them: use auto or pop (CPU or GPU), or 2opt-ils or 3opt-ils on the CPU", in.Name, len(in.FixedEdges), e.Name(), e.Backend())
@@ -55,8 +53,7 @@ func RunAided(ctx context.Context, e Engine, in *Instance, p Params, snaps chan 
 	granted := LeftOf(ctx, time.Now())
 	res, err := SolveWith(ctx, e, in, q, snaps, aid)
 	res.Limit, res.Granted = limit, granted
-	// the config Prepare made is for this run, not for the result's
-	// readers
+	// Prepare's config is for this run only
 	res.Params.prepared = nil
 	if stopAtOptimum {
 		res.Params.Target = p.Target
@@ -99,7 +96,6 @@ func runStopReason(ctx context.Context, p Params, in *Instance, res Result, stop
 	case ctx.Err() != nil:
 		return StopInterrupt
 	}
-	// not the context nor the target: the engine's own budget, or its
-	// check of the deadline before the context's timer fired
+	// the engine's own budget, or its deadline check before ctx's
 	return StopTime
 }

@@ -23,35 +23,29 @@ func tempUnits(in *Instance) (unit, t0Scale, tendScale float64) {
 	return math.Pow10(in.ScaleExp), PointTempScale, PointTEndScale
 }
 
-// TempInFileUnits is t, a temperature in in's units (a Snapshot's), in
-// the file's own, those of t0, tend and the schedule's report.
+// TempInFileUnits is t, a temperature in in's units, in the file's.
 func TempInFileUnits(in *Instance, t float64) float64 {
 	unit, _, _ := tempUnits(in)
 	return t / unit
 }
 
-// ScheduleRun describes the annealing schedule a run followed: Lam et
-// al.'s as given, or one fitted to the time limit.
+// ScheduleRun describes the annealing schedule a run followed.
 type ScheduleRun struct {
-	// Fitted is true when the cooling was fitted to the time limit
-	// (false: the factor Alpha every step throughout).
+	// Fitted: the cooling was fitted to the time limit.
 	Fitted bool    `json:"fitted"`
 	T0     float64 `json:"t0"`
 	TEnd   float64 `json:"tend"`
 	// LamAlpha is the factor of the schedule as given (option alpha).
 	LamAlpha float64 `json:"alpha_given"`
-	// Alpha0 and Alpha are the factors of the first and the last step
-	// (both LamAlpha when not fitted).
+	// Alpha0 and Alpha are the first and last steps' factors.
 	Alpha0 float64 `json:"alpha_first"`
 	Alpha  float64 `json:"alpha_last"`
-	// Steps are the temperature steps run, the probe included; TLast is
-	// the temperature of the last.
+	// Steps are the temperature steps run, probe included; TLast the last temperature.
 	Steps int64   `json:"steps"`
 	TLast float64 `json:"t_last"`
 	// Sweeps are the iterations per step in multiples of the cities.
 	Sweeps float64 `json:"sweeps"`
-	// Descent is the time of the greedy descent the schedule ended in
-	// (0: none ran).
+	// Descent is the final greedy descent's time (0: none).
 	Descent time.Duration `json:"descent_ns"`
 }
 
@@ -74,8 +68,7 @@ func (s *ScheduleRun) String() string {
 	return b.String()
 }
 
-// InFileUnits returns s with its temperatures in the file's units of in
-// (t0 and tend as the options give them), s itself on TSPLIB files.
+// InFileUnits returns s with its temperatures in in's file units.
 func (s *ScheduleRun) InFileUnits(in *Instance) *ScheduleRun {
 	unit, _, _ := tempUnits(in)
 	if s == nil || unit == 1 {

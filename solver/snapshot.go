@@ -22,8 +22,7 @@ func NewSink(ch chan Snapshot, interval time.Duration, start time.Time) *Sink {
 	return &Sink{ch: ch, interval: interval, start: start}
 }
 
-// Due reports whether a snapshot should be built now. It is cheap enough
-// for an inner loop that checks it every few thousand moves.
+// Due reports whether a snapshot should be built now; cheap in inner loops.
 func (s *Sink) Due() bool {
 	if s == nil || s.ch == nil {
 		return false
@@ -31,8 +30,7 @@ func (s *Sink) Due() bool {
 	return !time.Now().Before(s.next)
 }
 
-// Send offers snap, filling Elapsed, and schedules the next one. It never
-// blocks. Call Force to send regardless of the interval (the final state).
+// Send offers snap, filling Elapsed, and schedules the next; it never blocks.
 func (s *Sink) Send(snap Snapshot) {
 	if s == nil || s.ch == nil {
 		return
@@ -108,6 +106,5 @@ func Merge(older, newer Snapshot) Snapshot {
 	return newer
 }
 
-// Latest returns a channel suited to Sink: buffered with one slot, so a
-// slow reader only ever finds the newest snapshot.
+// Latest returns a one-slot channel for Sink, so a slow reader finds the newest.
 func Latest() chan Snapshot { return make(chan Snapshot, 1) }

@@ -7,13 +7,11 @@ type StopReason string
 const (
 	// StopDone: the engine's schedule ended or its search converged.
 	StopDone StopReason = "done"
-	// StopTime: the time limit (Params.TimeLimit, the engine's default
-	// budget, or the caller's context deadline) passed.
+	// StopTime: the time limit (given, the engine's default or ctx's deadline) passed.
 	StopTime StopReason = "time"
 	// StopTarget: a tour of at most Params.Target was found.
 	StopTarget StopReason = "target"
-	// StopOptimum: a tour of the instance's known optimal length was
-	// found (Run stops there: nothing shorter exists).
+	// StopOptimum: a tour of the known optimal length was found.
 	StopOptimum StopReason = "optimum"
 	// StopInterrupt: the caller cancelled the context (Ctrl-C, Stop, Pause).
 	StopInterrupt StopReason = "interrupt"
@@ -21,8 +19,7 @@ const (
 	StopError StopReason = "error"
 )
 
-// Early reports whether the run ended before its schedule did: on time,
-// target or interrupt.
+// Early reports whether the run ended before its schedule: time, target or interrupt.
 func (r StopReason) Early() bool {
 	return r == StopTime || r == StopTarget || r == StopOptimum || r == StopInterrupt
 }

@@ -23,8 +23,7 @@ type CurveStyle struct {
 	Background, Axis, Line, Optimum color.RGBA
 }
 
-// DefaultCurveStyle matches DefaultStyle: the curve has the best tour's
-// colour, the optimum the optimal overlay's.
+// DefaultCurveStyle matches DefaultStyle's best and optimal colours.
 func DefaultCurveStyle() CurveStyle {
 	s := DefaultStyle()
 	return CurveStyle{Background: s.Background, Axis: color.RGBA{R: 110, G: 115, B: 125, A: 255}, Line: s.Best, Optimum: s.Optimal}
@@ -38,8 +37,7 @@ func CurveRange(pts []CurvePoint, optimum int64, xmax time.Duration) (tmax time.
 	for i, p := range pts {
 		tmax = max(tmax, p.Elapsed)
 		lo = min(lo, p.Best)
-		// The first point is usually the random start, far above the
-		// rest: it is drawn clipped so the descent stays readable.
+		// The first point, usually far above the rest, is clipped so the descent stays readable.
 		if i > 0 || len(pts) <= 2 {
 			hi = max(hi, p.Best)
 		}

@@ -36,15 +36,13 @@ const (
 // gatherBatch is how many cities' pixels accumulate loads at a time.
 const gatherBatch = 256
 
-// parallelSteps is the least number of pixels to step for which the
-// edges are drawn by several goroutines, each into its own buffers.
+// parallelSteps is the pixels to step from which several goroutines draw the edges.
 const parallelSteps = 2_000_000
 
 // lutMax is the largest per-pixel count the tone maps tell apart.
 const lutMax = 1023
 
-// blend is one tone-map entry: a colour premultiplied by its alpha
-// (0..256) and 256 minus the alpha.
+// blend is one tone-map entry: a premultiplied colour and 256 minus its alpha.
 type blend struct{ r, g, b, inv uint32 }
 
 // FrameStats describes the level of detail of the last frame drawn.
@@ -88,15 +86,13 @@ type Rasterizer struct {
 	open       bool // the frame's scene is a path: no closing edge
 }
 
-// pixel is a city's position in the image; x and y side by side, so
-// following a tour costs one cache miss per city.
+// pixel is a city's position in the image, x beside y: one cache miss a city.
 type pixel struct{ x, y int32 }
 
 // in reports whether p lies in the w×h image.
 func (p pixel) in(w, h int) bool { return uint32(p.x) < uint32(w) && uint32(p.y) < uint32(h) }
 
-// clampLimit keeps projected coordinates far outside any image but small
-// enough for exact int32 and float64 clipping arithmetic.
+// clampLimit keeps projected coordinates far outside an image yet exact in int32 clipping.
 const clampLimit = 1 << 24
 
 // Bounds returns BoundsOf(in), cached for the last instance drawn.
@@ -139,8 +135,7 @@ func (r *Rasterizer) parallel(n int, f func(k, lo, hi int)) {
 	r.wg.Wait()
 }
 
-// Render draws scene s into dst through view v (an instance without
-// coordinates as the background alone).
+// Render draws s into dst through v (without coordinates: the background alone).
 func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 	in := s.Instance
 	r.stats = FrameStats{}
@@ -185,8 +180,7 @@ func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 	}
 }
 
-// EndRadius is the half-width in pixels of the square that marks each end
-// of a path, so that a reader sees where it starts and stops.
+// EndRadius is the half-width of the squares marking a path's ends.
 const EndRadius = 4
 
 // drawEnds marks the ends of the path drawn with hollow squares of the tour's colour.
@@ -263,8 +257,7 @@ func (r *Rasterizer) frame(t Transform, w, h int, st Style) float64 {
 	return area
 }
 
-// sceneTours is the scene's tours by layer; a tour of the wrong length is
-// left out, and so is a best tour equal to the tour.
+// sceneTours is the scene's tours by layer, a wrong-length tour or a best equal to the tour left out.
 func sceneTours(s Scene, n int) [numLayers][]int {
 	var tours [numLayers][]int
 	if len(s.Optimal) == n {
@@ -316,8 +309,7 @@ func (r *Rasterizer) toneMaps(st Style, sums [numLayers]int64, area float64, dra
 	}
 }
 
-// bestSuccessors fills r.succ with the tour's successors when the best
-// tour is drawn beside it, which is drawn only where it differs.
+// bestSuccessors fills r.succ with the tour's successors when the best tour is drawn where it differs.
 func (r *Rasterizer) bestSuccessors(s Scene, n int) {
 	if !r.used[layerBest] || !r.used[layerTour] {
 		r.succ = r.succ[:0]
@@ -345,8 +337,7 @@ func successors(succ []int32, tour []int, n int, open bool) []int32 {
 	return succ
 }
 
-// openLayer reports whether layer l is drawn as a path: the tour and the
-// best tour of a Path scene (the optimal overlay is a tour).
+// openLayer reports whether layer l is drawn as a path (a Path scene's tour and best).
 func (r *Rasterizer) openLayer(l int) bool {
 	return r.open && (l == layerTour || l == layerBest)
 }
@@ -388,8 +379,7 @@ func (r *Rasterizer) resize(w, h int) {
 	}
 }
 
-// ensure allocates the count buffers of the layers in use; composite
-// leaves them zero after each frame.
+// ensure allocates the layers' count buffers; composite zeroes them after each frame.
 func (r *Rasterizer) ensure() {
 	for l := range r.acc {
 		if !r.used[l] {
@@ -401,8 +391,7 @@ func (r *Rasterizer) ensure() {
 	}
 }
 
-// project fills r.pts with the rounded pixel position of every city and
-// counts those inside the w×h image.
+// project fills r.pts with each city's pixel and counts those inside the w×h image.
 func (r *Rasterizer) project(t Transform, w, h int) {
 	n := len(r.wx)
 	if cap(r.pts) < n {
@@ -482,8 +471,7 @@ func (r *Rasterizer) threshold(tours [numLayers][]int, w, h int) (int, [numLayer
 	if total <= StepBudget {
 		return 0, sums
 	}
-	// cost(T) = Σ_{s<T} s·cnt[s] + T·Σ_{s≥T} cnt[s] grows with T: take
-	// the largest T whose cost fits the budget.
+	// cost(T) = Σ_{s<T} s·cnt[s] + T·Σ_{s≥T} cnt[s] grows with T: the largest T in budget.
 	var above int64
 	for _, c := range cnt[1:] {
 		above += c
@@ -500,8 +488,7 @@ func (r *Rasterizer) threshold(tours [numLayers][]int, w, h int) (int, [numLayer
 	return T, sums
 }
 
-// edgeHash mixes the two cities of an edge, either way round, into 32 bits
-// (the splitmix64 finaliser).
+// edgeHash mixes an edge's cities, either order, into 32 bits (splitmix64's finaliser).
 func edgeHash(a, b int) uint32 {
 	if a > b {
 		a, b = b, a
@@ -526,8 +513,7 @@ func (r *Rasterizer) accumulate(k int, tours [numLayers][]int, rad, sampled int)
 	return steps
 }
 
-// accDots adds worker k's slice of the cities to the dots' buffer: a
-// pixel each, or squares of radius rad.
+// accDots adds worker k's cities to the dots' buffer: pixels, or squares of radius rad.
 func (r *Rasterizer) accDots(k, rad int) {
 	w, h := r.w, r.h
 	acc := r.acc[layerDots][k]
@@ -549,8 +535,7 @@ func (r *Rasterizer) accDots(k, rad int) {
 	}
 }
 
-// accTour adds worker k's slice of layer l's tour edges to the layer's
-// buffer and, for the best tour, records the box its own edges span.
+// accTour adds worker k's slice of layer l's edges; for the best tour it records their box.
 func (r *Rasterizer) accTour(k, l int, tour []int, sampled int) int64 {
 	dash := 0
 	if l == layerOptimal {
@@ -634,15 +619,13 @@ func (r *Rasterizer) traceTour(acc []uint16, tour []int, lo, hi int, succ []int3
 	return steps
 }
 
-// plotEdge adds wgt along the edge from p to q (its last pixel left out,
-// as plotLine), clipped to the w × h image; it returns the pixels stepped.
+// plotEdge adds wgt along p to q (not its last pixel), clipped; it returns the pixels stepped.
 func plotEdge(acc []uint16, w, h int, p, q pixel, wgt uint32, dash int) int64 {
 	if !p.in(w, h) || !q.in(w, h) {
 		return plotClipped(acc, w, h, float64(p.x), float64(p.y), float64(q.x), float64(q.y), wgt, dash)
 	}
 	if dx, dy := q.x-p.x, q.y-p.y; uint32(dx+1) <= 2 && uint32(dy+1) <= 2 {
-		// An edge to a neighbouring pixel (most of a dense good tour):
-		// its first pixel alone, as plotLine.
+		// An edge to a neighbouring pixel: its first pixel alone, as plotLine.
 		if dx|dy == 0 {
 			return 0
 		}

@@ -52,8 +52,7 @@ type Scene struct {
 	Best     []int  // optional second tour (the best so far), drawn beneath Tour
 	Optimal  []int  // optional optimal tour overlay, drawn faint
 	Title    string // e.g. "a280 — 2587 (0.31% above 2579)"; see TitleFor
-	// Done marks the scene of a paused or finished run: nothing is
-	// changing, so no tint of recent changes is drawn (see HeatCellPx).
+	// Done marks a paused or finished run's scene: no tint of recent changes.
 	Done bool
 	// Path marks Tour and Best as open paths, drawn without the closing edge.
 	Path bool
@@ -94,8 +93,7 @@ func (b Bounds) Width() float64 { return b.MaxX - b.MinX }
 // Height returns the extent of b along y.
 func (b Bounds) Height() float64 { return b.MaxY - b.MinY }
 
-// BoundsOf returns the bounding box of the instance's cities in world
-// coordinates, or a unit box when it has none.
+// BoundsOf returns the cities' bounding box in world coordinates (a unit box without).
 func BoundsOf(in *problem.Instance) Bounds {
 	if in == nil || !in.HasCoords() || in.N == 0 {
 		return Bounds{0, 0, 1, 1}
@@ -109,8 +107,7 @@ func BoundsOf(in *problem.Instance) Bounds {
 	return b
 }
 
-// FormatOf returns the export format named by path's extension: "png",
-// "svg" or "pdf" (any letter case), or an error naming the file.
+// FormatOf returns the format path's extension names ("png", "svg", "pdf"), or an error.
 func FormatOf(path string) (string, error) {
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
 	switch ext {
@@ -122,8 +119,7 @@ func FormatOf(path string) (string, error) {
 	return "", fmt.Errorf("%s: unknown picture format %q: want .png, .svg or .pdf", path, "."+ext)
 }
 
-// Height returns the height Write uses for width when none is
-// given: the instance's aspect ratio plus room for the title.
+// Height is Write's height for width: the instance's aspect plus the title.
 func Height(s Scene, width int) int {
 	if s.Instance == nil || !s.Instance.HasCoords() {
 		return width
@@ -131,8 +127,7 @@ func Height(s Scene, width int) int {
 	b := BoundsOf(s.Instance)
 	bw, bh := b.Width(), b.Height()
 	m, title := layout(width)
-	// A width narrower than the margins leaves no drawing area: keep one
-	// pixel of it so the height stays positive.
+	// A width narrower than the margins keeps one pixel of drawing area.
 	inner := math.Max(1, float64(width)-2*m)
 	h := inner
 	switch {
@@ -228,8 +223,7 @@ func WriteSideBySide(w io.Writer, format string, scenes []Scene, width, height i
 	return fmt.Errorf("export: unknown format %q (want png, svg or pdf)", format)
 }
 
-// checkScene fails for a scene that cannot be drawn: no instance, no
-// coordinates, a tour that is not one of its instance.
+// checkScene fails for a scene without instance or coordinates, or with a tour not of its instance.
 func checkScene(s Scene) error {
 	in := s.Instance
 	if in == nil {
@@ -336,8 +330,7 @@ func draw(c vg.Canvas, s Scene, width, height int) {
 	drawLegend(c, s, width)
 }
 
-// drawVector draws the tours of s as paths and its cities as discs, with
-// line widths and radii that shrink as the cities grow in number.
+// drawVector draws s's tours as paths and its cities as discs, thinner and smaller as they crowd.
 func drawVector(c vg.Canvas, s Scene, width, height int) {
 	pt := project(s.Instance, width, height)
 	lineW, r := vectorSizes(s.Instance.N)
@@ -358,8 +351,7 @@ func drawVector(c vg.Canvas, s Scene, width, height int) {
 	c.Fill(circles(pt, problem.IdentityTour(s.Instance.N), r))
 }
 
-// vectorSizes are the width of a vector picture's lines and the radius of
-// its cities for n cities: thinner and smaller as they crowd.
+// vectorSizes are a vector picture's line width and city radius for n cities.
 func vectorSizes(n int) (lineW, r float64) {
 	switch {
 	case n > 5000:
@@ -424,8 +416,7 @@ func cmpOr(a, b []int) []int {
 	return b
 }
 
-// drawRaster draws the tours and cities of s with the Rasterizer into the
-// picture's drawing area (below the title, inside the margin) as one image.
+// drawRaster rasters s's tours and cities into the picture's drawing area as one image.
 func drawRaster(c vg.Canvas, s Scene, width, height int) {
 	m, titleH := layout(width)
 	aw := max(1, int(float64(width)-2*m))

@@ -15,8 +15,7 @@ type geoFrame struct {
 	k      float64 // the cosine of the standard parallel
 }
 
-// lastFrame keeps the frame of the last lat,lon instance drawn: WorldXY
-// is asked once a city, so it is read without a lock.
+// lastFrame keeps the last lat,lon instance's frame: WorldXY asks once a city, so no lock.
 var lastFrame atomic.Pointer[instanceFrame]
 
 type instanceFrame struct {
@@ -25,8 +24,7 @@ type instanceFrame struct {
 	f  geoFrame
 }
 
-// isLatLon reports whether in is drawn on a geoFrame: a lat,lon point
-// list (GreatCircle: X longitude, Y latitude, in degrees).
+// isLatLon reports whether in is a lat,lon point list (GreatCircle), drawn on a geoFrame.
 func isLatLon(in *problem.Instance) bool {
 	return in.Metric == problem.GreatCircle && len(in.X) == in.N && len(in.Y) == in.N
 }
@@ -52,8 +50,7 @@ func frameOf(in *problem.Instance) geoFrame {
 	return f
 }
 
-// newGeoFrame centres the map opposite the widest gap between the
-// longitudes lon and scales it at the middle of the latitudes lat.
+// newGeoFrame centres the map opposite the widest longitude gap, scaled at the middle latitude.
 func newGeoFrame(lon, lat []float64) geoFrame {
 	if len(lon) == 0 {
 		return geoFrame{k: 1}
@@ -127,8 +124,7 @@ func seamEnds(in *problem.Instance, bx Bounds, a, b int) (x0, y0, x1, y1 float64
 	return x0, y0, x1, y1, true
 }
 
-// toBoxEdge is where the segment from (x, y), inside box b, towards (tx,
-// ty) leaves b's x range, or (tx, ty) when it does not.
+// toBoxEdge is where the segment from (x, y) in b towards (tx, ty) leaves b's x range, else (tx, ty).
 func toBoxEdge(b Bounds, x, y, tx, ty float64) (float64, float64) {
 	edge := b.MaxX
 	if tx < x {

@@ -30,8 +30,7 @@ type heatMap struct {
 	cells    int         // cells tinted in the last frame, for FrameStats
 }
 
-// updateHeat takes the scene's current tour into the heat map; open: the
-// tour is a path, without the edge from its last city to its first.
+// updateHeat takes the scene's tour into the heat map (open: a path, no closing edge).
 func (r *Rasterizer) updateHeat(in *problem.Instance, tour []int, open, on bool) {
 	hm := &r.heat
 	if !on || len(tour) != in.N || in.N > HeatLimit || in.N < 2 {
@@ -65,8 +64,7 @@ func (r *Rasterizer) updateHeat(in *problem.Instance, tour []int, open, on bool)
 			pts = append(pts, (r.wx[a]+r.wx[d])/2, (r.wy[a]+r.wy[d])/2)
 		}
 		if k := len(pts) / 2; k > heatPoints {
-			// Evenly spaced along the tour: the picture of where it
-			// changed, at a bounded cost per frame.
+			// Evenly spaced along the tour, at a bounded cost a frame.
 			for i := 0; i < heatPoints; i++ {
 				j := i * k / heatPoints
 				pts[2*i], pts[2*i+1] = pts[2*j], pts[2*j+1]

@@ -9,8 +9,7 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// Legend entries of a picture, live in the app or exported, in the order
-// they are listed.
+// Legend entries, live or exported, in listed order.
 const (
 	LegendTour    = "tour"
 	LegendBest    = "best tour"
@@ -40,8 +39,7 @@ func LegendFor(s Scene) []string {
 	return out
 }
 
-// optimalDash is the dash pattern of the optimal overlay for a line of
-// width w, as the app draws it.
+// optimalDash is the optimal overlay's dash pattern for a line of width w.
 func optimalDash(w float64) []vg.Length {
 	d := vg.Length(math.Max(3, 4*w))
 	return []vg.Length{d, d}

@@ -13,8 +13,7 @@ type Style struct {
 	City       color.RGBA
 	Tour       color.RGBA // the current tour
 	Dense      color.RGBA // the most crowded pixels of the current tour
-	// Heat tints where the last snapshots changed the tour (see
-	// HeatGrid); an alpha of 0 draws no heat map.
+	// Heat tints where recent snapshots changed the tour (see HeatGrid); alpha 0 draws none.
 	Heat    color.RGBA
 	Best    color.RGBA // the best tour, drawn beneath the current one
 	Optimal color.RGBA // the optimal overlay, drawn dashed
@@ -22,8 +21,7 @@ type Style struct {
 	CityRadius int
 }
 
-// TourColor is the colour of the current tour in DefaultStyle; tests and
-// screenshot checks look for it.
+// TourColor is DefaultStyle's current tour colour, which tests and screenshot checks look for.
 var TourColor = color.RGBA{R: 255, G: 150, B: 30, A: 255}
 
 // DefaultStyle returns the app's palette: dark background, orange tour over a green best, dashed blue optimal.
@@ -81,8 +79,7 @@ type Transform struct {
 	HalfW, HalfH float64 // half the image size in pixels
 }
 
-// NewTransform returns the transform of view v for a w×h image showing
-// an instance whose cities span b.
+// NewTransform returns view v's transform for a w×h image of cities spanning b.
 func NewTransform(b Bounds, v View, w, h int) Transform {
 	z := v.Zoom
 	if z <= 0 {

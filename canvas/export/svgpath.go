@@ -16,8 +16,7 @@ func WriteSVGPath(w io.Writer, in *problem.Instance, tour []int, width int) erro
 	return writeSVGPath(w, in, tour, width, false)
 }
 
-// WriteSVGOpenPath is WriteSVGPath for an open path: no "Z", the pen
-// stops at the last city.
+// WriteSVGOpenPath is WriteSVGPath for an open path: no "Z".
 func WriteSVGOpenPath(w io.Writer, in *problem.Instance, path []int, width int) error {
 	return writeSVGPath(w, in, path, width, true)
 }
@@ -72,8 +71,7 @@ func writeSVGPath(w io.Writer, in *problem.Instance, tour []int, width int, open
 	return bw.Flush()
 }
 
-// checkSVGPath checks that tour is a whole tour of in, which has
-// coordinates, and that width is in range.
+// checkSVGPath checks that tour is whole, in has coordinates and width is in range.
 func checkSVGPath(in *problem.Instance, tour []int, width int) error {
 	if in == nil || !in.HasCoords() {
 		return fmt.Errorf("export: no coordinates to draw")
@@ -87,8 +85,7 @@ func checkSVGPath(in *problem.Instance, tour []int, width int) error {
 	return nil
 }
 
-// svgFrame is the margin, the scale from world coordinates and the height
-// (in points) of a drawing of the box b width points wide.
+// svgFrame is the margin, scale and height in points of box b drawn width points wide.
 func svgFrame(b Bounds, width int) (m, scale, height float64) {
 	m = 0.02 * float64(width)
 	scale = 1.0
@@ -98,8 +95,7 @@ func svgFrame(b Bounds, width int) (m, scale, height float64) {
 	return m, scale, math.Ceil(b.Height()*scale + 2*m)
 }
 
-// svgStroke is a line width that keeps n cities' tour readable on a
-// drawing width points wide: thinner as the cities crowd.
+// svgStroke is a line width keeping n cities' tour readable width points wide.
 func svgStroke(n, width int) float64 {
 	s := float64(width) / math.Sqrt(float64(max(n, 1))) / 8
 	return math.Round(math.Min(2, math.Max(0.1, s))*100) / 100

@@ -17,8 +17,7 @@ var cp1252High = map[rune]byte{
 	'˜': 0x98, '™': 0x99, 'š': 0x9A, '›': 0x9B, 'œ': 0x9C, 'ž': 0x9E, 'Ÿ': 0x9F,
 }
 
-// winAnsiFallback spells characters outside code page 1252 that TSP Lab's
-// titles and legends use with characters inside it.
+// winAnsiFallback spells characters beyond code page 1252 that titles and legends use.
 var winAnsiFallback = map[rune]string{
 	'≤': "<=", '≥': ">=", '≠': "!=", '≈': "~", '→': "->", '←': "<-", '−': "-", '√': "sqrt", '∞': "inf",
 }
@@ -43,8 +42,7 @@ func WinAnsi(s string) string {
 	return b.String()
 }
 
-// fillString draws text on c at pt: encoded as WinAnsi for a PDF, whose
-// fonts vgpdf declares with that encoding, as UTF-8 elsewhere.
+// fillString draws text at pt, WinAnsi-encoded for PDF (vgpdf's fonts), UTF-8 elsewhere.
 func fillString(c vg.Canvas, face font.Face, pt vg.Point, text string) {
 	if _, pdf := c.(*vgpdf.Canvas); pdf && !isASCII(text) {
 		text = WinAnsi(text)

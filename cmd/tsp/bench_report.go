@@ -15,8 +15,7 @@ import (
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 )
 
-// cmdBenchReport is 'tsp bench report': the report's plan run on this build (--run PARTS), its tables
-// written as CSV under --results, then the benchmark page written from those tables.
+// cmdBenchReport is 'tsp bench report': the plan's --run PARTS into CSVs under --results, then the page.
 func cmdBenchReport(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "bench report", "[--run PARTS] [--results DIR] [--doc FILE] [flags]",
 		"Runs the parts of the benchmark report's plan given by --run ("+strings.Join(bench.ReportParts, ", ")+"),\n"+

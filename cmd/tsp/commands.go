@@ -206,8 +206,7 @@ func checkGenN(kind string, n int) error {
 	return nil
 }
 
-// writeGenerated writes a generated instance to out, with its optimum into
-// optima.csv beside it and, when optTour, its optimal tour.
+// writeGenerated writes a generated instance to out, its optimum to optima.csv and, with optTour, its tour.
 func writeGenerated(e *env, in *solver.Instance, kind, out string, optTour bool) error {
 	name := strings.TrimSuffix(filepath.Base(out), ".tsp")
 	in.Name = name
@@ -297,8 +296,7 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	return writeRender(*out, format, in, s, *svgPath, *width, *height)
 }
 
-// writeRender writes the picture of s to out: with svgPath the tour alone
-// as one SVG path (open for a path), else the scene titled with its length.
+// writeRender writes s's picture to out, or with svgPath the tour alone as one SVG path.
 func writeRender(out, format string, in *solver.Instance, s export.Scene, svgPath bool, width, height int) error {
 	if svgPath {
 		return atomicfile.Write(out, func(w io.Writer) error {
@@ -363,8 +361,7 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	return bench.Run(ctx, suite, opt, e.stdout)
 }
 
-// checkBenchGPU refuses the gpu suite, which measures the GPU engines alone, where none can run: a build without CUDA, or
-// no usable GPU.
+// checkBenchGPU refuses the gpu suite where no GPU engine can run.
 func checkBenchGPU(suite string) error {
 	if suite != "gpu" {
 		return nil
@@ -567,8 +564,7 @@ const enginesAbout = "Lists the registered engines, the product's first, then un
 	"depends on the instance's size reads \"by size\"; with a TSPLIB FILE, the defaults and ranges\n" +
 	"a run on that instance takes, and the plan of the engines that decide one (auto, pop)."
 
-// listed returns the registered engines in tsp engines' order: the
-// product's, then the lab's (under labHeading).
+// listed returns the engines in tsp engines' order: the product's, then the lab's.
 func listed() []solver.Engine {
 	labs := slices.DeleteFunc(solver.Engines(), func(e solver.Engine) bool { return !lab.Has(e) })
 	return append(slices.DeleteFunc(solver.Engines(), lab.Has), labs...)
@@ -577,8 +573,7 @@ func listed() []solver.Engine {
 // labHeading heads the lab's engines in tsp engines' list.
 const labHeading = "lab: the papers' engines, reproduced by tsp bench --suite lam, oneil, rocki, delevacq and luong"
 
-// writeOptions lists an engine's options, one a line, indented under it; an option whose flag and text seen holds already
-// (an earlier engine's) points there instead of saying it again.
+// writeOptions lists an engine's options, indented; one an earlier engine listed points there.
 func writeOptions(w io.Writer, set solver.OptionSet, seen map[string]bool) {
 	if len(set) == 0 {
 		fmt.Fprintf(w, "    (no options besides --time, --seed and --target)\n")
@@ -622,8 +617,7 @@ func cmdVersion(_ context.Context, e *env, args []string) error {
 	return nil
 }
 
-// writeGPUs lists every GPU the driver finds, each with why the engines
-// cannot use it where they cannot (the devices --opt gpus picks from).
+// writeGPUs lists every GPU the driver finds, with why the engines cannot use one.
 func writeGPUs(w io.Writer) {
 	gpus, err := device.GPUs()
 	switch {

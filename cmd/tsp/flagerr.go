@@ -11,8 +11,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// flagValueErr and flagBoolErr are how the flag package words a value a
-// flag refused.
+// flagValueErr and flagBoolErr are the flag package's words for a refused value.
 var (
 	flagValueErr = regexp.MustCompile(`^invalid value "(.*)" for flag -([^:]+): (.*)$`)
 	flagBoolErr  = regexp.MustCompile(`^invalid boolean value "(.*)" for -([^:]+): `)
@@ -41,8 +40,7 @@ func flagError(fs *flag.FlagSet, err error) string {
 	return fmt.Sprintf("%s %s: %s", flagName, value, why)
 }
 
-// flagWants says what a flag of the flag package's own kinds takes ("" for
-// another kind).
+// flagWants says what a flag of the flag package's kinds takes ("": another kind).
 func flagWants(v flag.Value) string {
 	g, ok := v.(flag.Getter)
 	if !ok {

@@ -10,16 +10,14 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// gpusDoc is the help of --gpus, the GPU engines' gpus option as a flag of
-// its own on solve, batch and bench (the forms device.ParseGPUs reads).
+// gpusDoc is the help of --gpus, the gpus option as a flag of solve, batch and bench.
 const gpusDoc = "GPUs of a GPU run: `all` (default: every usable GPU), a count N of 1 or more (the first N usable), " +
 	"or device numbers such as 0 (device 0) or 0,2; count=N and device=LIST say which is meant (device=1: device 1 alone)"
 
 // listGPUs lists the machine's GPUs (a test hands its own list).
 var listGPUs = device.GPUs
 
-// setGPUs is --gpus: a value in none of device.ParseGPUs's forms is refused
-// at once, on any machine.
+// setGPUs is --gpus, refusing at once a value in none of device.ParseGPUs's forms.
 func setGPUs(cmd string, p *solver.Params, s string) error {
 	if err := device.CheckGPUs(s); err != nil {
 		return gpusUsage(cmd, err)
@@ -27,8 +25,7 @@ func setGPUs(cmd string, p *solver.Params, s string) error {
 	return paramUsage(p.Set(device.OptGPUs + "=" + s))
 }
 
-// gpusUsage is a refused value of the gpus option as a usage error that
-// names it as --gpus, the flag a user types.
+// gpusUsage is a refused gpus value as a usage error naming --gpus.
 func gpusUsage(cmd string, err error) error {
 	var pe *solver.ParamError
 	if !errors.As(err, &pe) {
@@ -63,8 +60,7 @@ func checkGPUs(cmd string, p solver.Params) ([]int, error) {
 	return sel, nil
 }
 
-// firstGPUOnly reports whether a GPU engine runs on device 0 alone
-// (device.FirstGPUOnly; a test hands its own).
+// firstGPUOnly reports whether a GPU engine runs on device 0 alone (tests hand their own).
 var firstGPUOnly = device.FirstGPUOnly
 
 // onFirstGPU refuses a selection sel not starting with device 0 for a GPU engine that runs on device 0 alone.

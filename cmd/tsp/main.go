@@ -136,8 +136,7 @@ func commands() []command {
 type usageError struct {
 	cmd string // subcommand, "" for the top level
 	msg string
-	// machine: a setting this machine cannot meet (a GPU it lacks), said in
-	// one line without the usage line, which would not help
+	// machine: a setting this machine cannot meet, in one line without the usage line
 	machine bool
 }
 
@@ -250,8 +249,7 @@ func oneLine(s string) string {
 	return strings.NewReplacer("\r\n", "; ", "\n", "; ", "\r", " ").Replace(s)
 }
 
-// durationVar defines a duration flag on fs that takes a bare number as
-// seconds; usage should name the value `D`.
+// durationVar defines a duration flag taking a bare number as seconds; usage names the value `D`.
 func durationVar(fs *flag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
 	*p = value
 	fs.Var(seconds.Value{D: p}, name, usage)

@@ -15,8 +15,7 @@ type solveRoute struct {
 	in *solver.Instance // the instance the engine runs on
 }
 
-// newRoute makes the route the flags ask for on in for engine e; p.Start,
-// when not nil, a tour of in, becomes a tour of the engine's instance.
+// newRoute makes the flags' route on in for e, p.Start made a tour of the engine's instance.
 func (f *routeFlags) newRoute(in *solver.Instance, e solver.Engine, p *solver.Params) (*solveRoute, error) {
 	if f.open && f.ends != "" {
 		return nil, usagef("solve", "--open and --ends: a path with both ends free, or one from A to B; give one of them")
@@ -47,8 +46,7 @@ func (rt *solveRoute) adjust(o *outputs) {
 	}
 }
 
-// finish turns the engine's tour into the route's (route.Route.Finish),
-// the plan and the report made those of the instance read.
+// finish turns the engine's tour into the route's, the plan and report those of the instance read.
 func (rt *solveRoute) finish(plan *session.Plan, out session.Outcome) (session.Outcome, error) {
 	if !rt.IsPath() {
 		return out, nil

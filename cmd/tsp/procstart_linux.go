@@ -10,8 +10,7 @@ import (
 	"time"
 )
 
-// userHZ is the unit of the clock ticks /proc reports (USER_HZ, 100 on
-// Linux whatever the kernel's own tick).
+// userHZ is the unit of /proc's clock ticks (USER_HZ, 100 on Linux).
 const userHZ = 100
 
 // processStart is when this process started, from /proc/self/stat and /proc/uptime (zero when unreadable).
@@ -24,8 +23,7 @@ func processStart(now time.Time) time.Time {
 	if err != nil {
 		return time.Time{}
 	}
-	// the command's name, in parentheses, may hold spaces: the fields
-	// after it start at the state, field 3
+	// the command's name may hold spaces: the fields after it start at field 3
 	i := bytes.LastIndexByte(stat, ')')
 	if i < 0 {
 		return time.Time{}

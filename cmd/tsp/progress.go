@@ -22,13 +22,11 @@ const progressWidth = 79
 // progressBeat is how often a JSON progress line goes out at least, the last state again when the engine sent nothing newer.
 const progressBeat = time.Second
 
-// progress shows snapshots on stderr: a bar redrawn in place on a terminal, a plain line every second otherwise, or with
-// asJSON one JSON object a line (progressLine) at least every progressBeat.
+// progress shows snapshots on stderr: a redrawn bar on a terminal, a line a second otherwise, or JSON lines.
 type progress struct {
 	w  io.Writer
 	in *solver.Instance
-	// length turns an engine's tour length into the one shown: a path
-	// between fixed ends lacks the edge between them (nil: as it is)
+	// length turns an engine's length into the one shown (a path lacks the ends' edge; nil: as is)
 	length   func(int64) int64
 	limit    time.Duration // the run's time limit, for the bar when the engine gives no progress
 	terminal bool
@@ -210,8 +208,7 @@ func poolOf(acc *solver.Account) *poolLine {
 	return &poolLine{Tours: acc.Pool.Tours, Capacity: acc.Pool.Capacity}
 }
 
-// line formats one progress line within progressWidth columns: a bar (on a terminal), the phase unless the search, the
-// best length, the gap, moves per second, elapsed; p.mu is held.
+// line formats one progress line within progressWidth columns (p.mu held).
 func (p *progress) line(s solver.Snapshot) string {
 	var head, tail strings.Builder
 	if p.terminal {
@@ -259,8 +256,7 @@ func (p *progress) line(s solver.Snapshot) string {
 	return clip(line, progressWidth)
 }
 
-// shortStatus is what the search is doing for a progress line: report.Status up to the word on the last improvement,
-// which a line of 79 columns has no room for.
+// shortStatus is report.Status without the last improvement's source, for a 79-column line.
 func shortStatus(ph solver.Phase, acc *solver.Account) string {
 	s, _, _ := strings.Cut(report.Status(ph, acc), ";")
 	return s

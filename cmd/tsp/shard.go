@@ -13,8 +13,7 @@ import (
 // shardEnv are the variables --shard-from-env reads the index from: Kubernetes Indexed Job's, then Slurm's.
 var shardEnv = []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"}
 
-// shard is one part of a run split over machines: batch's items, or a
-// bench suite's rows, whose index modulo N is I.
+// shard is one part of a run split over machines: the items or rows whose index modulo N is I.
 type shard = bench.Shard
 
 // shardFlags are the flags that pick a shard.

@@ -46,8 +46,7 @@ func (f *benchShardFlags) apply(suite string, opt *bench.Options) error {
 	return nil
 }
 
-// cmdBenchMerge is 'tsp bench merge SHARDS... --out FILE': the shards'
-// reports joined into the report of the whole run, its tables printed.
+// cmdBenchMerge is 'tsp bench merge SHARDS... --out FILE': the shards' reports joined and printed.
 func cmdBenchMerge(_ context.Context, e *env, args []string) error {
 	fs := newFlags(e, "bench merge", "SHARDS.json... --out FILE.json [--dir DIR]",
 		"Joins the JSON reports of the N shards of one suite run ('tsp bench --suite S --shard I/N --json F')\n"+

@@ -114,8 +114,7 @@ func (r *solveRequest) load() (*session.Pipeline, session.Choice, *solver.Instan
 	return pl, choice, in, err
 }
 
-// warnEarlyStop says on stderr that a signal stopped the run before its time (interrupted: the command's context ended), and
-// what the tour written is.
+// warnEarlyStop says on stderr that a signal stopped the run early, and what tour was written.
 func warnEarlyStop(e *env, out session.Outcome, interrupted bool) {
 	res := out.Result
 	if res.StopReason != solver.StopInterrupt && !interrupted {
@@ -171,12 +170,10 @@ const endNsPerCity = 80
 // down alike on a loaded machine (docs/DECISIONS.md#time-from-process-start).
 const endReadShare = 0.5
 
-// endOutShare is what writing the tour (--out) adds to the end, as a share of the reading time: 0.94 s at 10,000,000 cities where
-// reading took 4.2 s.
+// endOutShare is what writing --out adds to the end, as a share of the reading time.
 const endOutShare = 0.25
 
-// endReserve is the part of --time kept for the end of a run of n cities whose instance took read to load (writing the tour
-// too when out), so that the command ends within the limit: the larger of endNsPerCity and the share of read.
+// endReserve is the part of --time kept for a run's end: the larger of endNsPerCity and the read share.
 func endReserve(n int, read time.Duration, out bool) time.Duration {
 	share := endReadShare
 	if out {
@@ -269,8 +266,7 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	return r, nil
 }
 
-// gpusOnCPU drops --gpus from p when backend auto runs on the CPU, and returns why the GPU is not used, the note for a user
-// who asked for GPUs; a CPU run is no news to one who did not, and says nothing.
+// gpusOnCPU drops --gpus when auto runs on the CPU and returns why, for a user who asked for GPUs.
 func gpusOnCPU(p *solver.Params) string {
 	if _, asked := p.Extra["gpus"]; !asked || p.Backend != solver.BackendAuto {
 		return ""
@@ -283,8 +279,7 @@ func gpusOnCPU(p *solver.Params) string {
 	return note
 }
 
-// setUpRun is what solve and batch do before reading an instance: the engine for (p.Algorithm, p.Backend) picked through a
-// new pipeline and p checked against it, and the outputs checked, before a long run rather than after it.
+// setUpRun picks the engine through a new pipeline and checks p and the outputs before reading.
 func setUpRun(cmd string, p solver.Params, inputs []string, targets ...target) (*session.Pipeline, session.Choice, error) {
 	pl := &session.Pipeline{}
 	choice, err := chooseSolveEngine(pl, p)
@@ -354,8 +349,7 @@ type outputs struct {
 	clock      runClock
 }
 
-// runClock is what the summary's time is told by: --time counts from the command's start (reading the instance
-// included) and keeps reserve of it for the run's end, after the engine's deadline.
+// runClock tells the summary's time: --time from the command's start, reserve kept for the end.
 type runClock struct {
 	start   time.Time // zero: the engine's own elapsed time stands
 	limit   time.Duration
@@ -385,8 +379,7 @@ func (c runClock) stopWords(res solver.Result, elapsed time.Duration) string {
 	return res.StopReason.Describe()
 }
 
-// endSlack is how much sooner than the limit, beyond the reserve for the run's end, a run stopped by time may end
-// and still be said to have reached it: the engine's last phase stopping and the timers' resolution.
+// endSlack is how much short of the limit a timed stop may end and still count as reaching it.
 const endSlack = 100 * time.Millisecond
 
 // finishSolve writes the tour first (an interrupt during the bound still finds it), the bound when the optimum is unknown, the report and the summary; a failed output stops none of the others.
@@ -498,8 +491,7 @@ func estimateLine(in *solver.Instance, length int64, est float64) string {
 		100*(float64(length)-est)/est, in.HumanLength(int64(math.Round(est))))
 }
 
-// summary is the one-line outcome of the run rep records, which took elapsed (the command's time, reading the instance
-// included, which --time limits) and ended as stop says.
+// summary is the run's one-line outcome: its time elapsed (reading included) and why it ended.
 func summary(in *solver.Instance, rep report.Report, elapsed time.Duration, stop string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: length %s", rep.Instance, in.HumanLength(rep.LengthScaled))
@@ -576,8 +568,7 @@ func isUsage(err error) bool {
 	return errors.As(err, &ue)
 }
 
-// tourFormat is the format of a tour file by its extension (report.WriteTour's): csv (the points in tour order with their ids),
-// geojson (a LineString), gpx (a route), txt (the cities' ids, one a line), else tour (TSPLIB).
+// tourFormat is a tour file's format by extension: csv, geojson, gpx, txt (ids), else tour (TSPLIB).
 func tourFormat(path string) string {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":

@@ -7,8 +7,7 @@ import (
 	"github.com/tsplab/tsplab/solver/instfile"
 )
 
-// routeFlags are tsp solve's flags about the route itself: the tour to
-// start from, an open path or a path between two ends.
+// routeFlags are solve's route flags: the start tour, an open path or a path between two ends.
 type routeFlags struct {
 	start string // --start: a tour file, "" for none
 	open  bool   // --open: a path with both ends free
@@ -22,8 +21,7 @@ func (f *routeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.start, "start", "", "start from the tour in `TOUR`: any tour file tsp writes (TSPLIB .tour, --out's .csv, .geojson, .gpx, the --json report) or a text or CSV of city ids or names in tour order (1-based as TSPLIB; a point list's own ids; a header names the id column)")
 }
 
-// apply reads the start tour, when one was asked for, into p and returns
-// the route engine e runs on.
+// apply reads the start tour into p and returns the route engine e runs on.
 func (f *routeFlags) apply(in *solver.Instance, e solver.Engine, p *solver.Params) (*solveRoute, error) {
 	if f.start != "" {
 		t, err := instfile.ReadStartTour(f.start, in)

@@ -24,8 +24,7 @@ type boundState struct {
 	Sum, PiSum, Norm, Joined, LeafKey, Overflow uint64
 }
 
-// boundBlock is the block size of every bound kernel (a multiple of the
-// warp size: the reductions add up warps).
+// boundBlock is every bound kernel's block size, a multiple of the warp size.
 const boundBlock = 256
 
 // boundDevice runs the Held–Karp ascent's 1-trees on the GPU, reading back one boundState per Borůvka round.
@@ -43,8 +42,7 @@ type boundDevice struct {
 
 var _ bound.Device = (*boundDevice)(nil)
 
-// BoundDevice opens the GPU for the Held–Karp ascent of solver/bound
-// (bound.Options.Device).
+// BoundDevice opens the GPU for solver/bound's Held–Karp ascent (bound.Options.Device).
 func BoundDevice() (bound.Device, error) {
 	r, err := device.NewRun()
 	if err != nil {
@@ -92,8 +90,7 @@ func (b *boundDevice) Step(t int64) (int64, int64, error) {
 	return w, norm, err
 }
 
-// tree moves the penalties by step t (0: not at all) and computes the
-// next minimum 1-tree (the run's thread).
+// tree moves the penalties by step t and computes the next minimum 1-tree.
 func (b *boundDevice) tree(t int64) (int64, int64, error) {
 	r, n := b.r, b.n
 	grid := (n + boundBlock - 1) / boundBlock

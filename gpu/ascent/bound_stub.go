@@ -7,6 +7,5 @@ import (
 	"github.com/tsplab/tsplab/solver/bound"
 )
 
-// BoundDevice opens the GPU for the Held–Karp ascent of solver/bound; in
-// a build without CUDA it returns ErrNotBuilt.
+// BoundDevice returns ErrNotBuilt in a build without CUDA.
 func BoundDevice() (bound.Device, error) { return nil, device.ErrNotBuilt }

@@ -26,8 +26,7 @@ const (
 	biK = 8
 	// biJournal is BI_JOURNAL: reversals a rejected kick undoes.
 	biJournal = 128
-	// biCounters is the length of the counter array: moves evaluated,
-	// moves made, kicks, kicks kept, 3-opt moves made.
+	// biCounters are the counters: moves evaluated and made, kicks made and kept, 3-opt moves.
 	biCounters = 5
 	// biMinN: fewer cities have no 8 candidates each.
 	biMinN = 10
@@ -45,8 +44,7 @@ type biOpts struct {
 	seg int
 	// or3 adds the sequential 3-opt moves where 2-opt and Or-opt find none.
 	or3 bool
-	// stall: kicks without a shorter tour after which a walk restarts
-	// from its tour kicked several times (0: never).
+	// stall: kicks without gain before a walk restarts (0: never).
 	stall int
 }
 
@@ -54,8 +52,7 @@ type biOpts struct {
 // the best of BenchmarkBlockILSPool's settings.
 var biDefaults = biOpts{seg: 300, or3: true}
 
-// biKernel names the kernel for metric code m, with the shared distance
-// table or without.
+// biKernel names the kernel for metric m, with the shared table or without.
 func biKernel(m int, table bool) string {
 	name := "block_ils_euc"
 	switch m {
@@ -171,8 +168,7 @@ type biSet struct {
 	// the ring of each tour's stalled walks (ringR 0: none) and their counts
 	ring, ringN cu.DevicePtr
 	ringR       int
-	// work mode (setWork; zero: off): each tour's stream id and kick
-	// budget, and its walk's state kept between launches
+	// work mode (zero: off): each tour's stream id, kick budget and walk state
 	ids, budgets, walk, walkLen, walkSince cu.DevicePtr
 	hBudget                                []int64
 	// done marks a launch's end; waiting on it leaves the host core free
@@ -182,15 +178,13 @@ type biSet struct {
 	hCtr                 []uint64
 }
 
-// biInst is one instance of a set with its candidate lists (local ids,
-// biK per city).
+// biInst is an instance of a set with its candidate lists.
 type biInst struct {
 	in *solver.Instance
 	nb []int32
 }
 
-// newBISet uploads insts and makes room for one tour of insts[tourInst[g]]
-// per g (context thread).
+// newBISet uploads insts with room for a tour of insts[tourInst[g]] per g.
 func newBISet(r *device.Run, pl biPlan, insts []biInst, tourInst []int) (*biSet, error) {
 	T := len(tourInst)
 	s := &biSet{r: r, pl: pl, T: T, offs: make([]int, T), ns: make([]int, T)}
@@ -275,8 +269,7 @@ func (s *biSet) free() {
 	s.bufs.FreeAll()
 }
 
-// put uploads the tours (concatenated in tour order) and zeroes their
-// kicks and gains (context thread).
+// put uploads the tours and zeroes their kicks and gains.
 func (s *biSet) put(flat []int32) error {
 	clear(s.hKick)
 	clear(s.hGains)
@@ -307,8 +300,7 @@ func (s *biSet) launch(kicks int64, seed uint64, slice time.Duration, o biOpts) 
 		func() error { return device.DtoH(s.hKick, s.kicks) }, func() error { return device.DtoH(s.hCtr, s.ctr) })
 }
 
-// addRing makes room for r tours of each tour's stalled walks (context
-// thread).
+// addRing makes room for r stalled tours a walk.
 func (s *biSet) addRing(r int) error {
 	var cities int64
 	for _, n := range s.ns {
@@ -337,8 +329,7 @@ func (s *biSet) setWork(ids []uint32, budgets []int64) error {
 		func() error { return device.HtoD(s.walkSince, slices.Repeat([]int32{-1}, s.T)) })
 }
 
-// getRing downloads the rings, tour g's r tours from offs[g]*r, and how
-// many tours each walk wrote (context thread).
+// getRing downloads the rings and the tours each walk wrote.
 func (s *biSet) getRing(flat []int32, counts []int64) error {
 	return device.InOrder(func() error { return device.DtoH(flat, s.ring) }, func() error { return device.DtoH(counts, s.ringN) })
 }
@@ -356,8 +347,7 @@ func (s *biSet) allKicked(kicks int64) bool {
 	return true
 }
 
-// biSliceFor is the next launch's time: a slice, cut to the deadline (zero
-// time: none).
+// biSliceFor is the next launch's time, cut to the deadline (zero: none).
 func biSliceFor(deadline time.Time) time.Duration {
 	if deadline.IsZero() {
 		return biSlice

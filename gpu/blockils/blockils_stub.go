@@ -9,8 +9,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// OpenTourPool is solver.OpenTourPool on the GPU; without CUDA it returns
-// an error wrapping solver.ErrNoTourPool and ErrNotBuilt.
+// OpenTourPool without CUDA returns an error wrapping solver.ErrNoTourPool and ErrNotBuilt.
 func OpenTourPool(in *solver.Instance, seed uint64) (solver.TourPool, error) {
 	return nil, fmt.Errorf("%w: %w", solver.ErrNoTourPool, device.ErrNotBuilt)
 }

@@ -10,11 +10,9 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// The bounds of an instance a batch's block search takes, and its
-// candidates per city.
+// An instance's bounds for the batch's block search, and its candidates a city.
 const (
-	// BatchMinN: fewer cities have no 8 candidates each (the host
-	// solves those).
+	// BatchMinN: smaller instances (without 8 candidates each) are solved on the host.
 	BatchMinN = biMinN
 	// BatchMaxN: positions are 16 bits.
 	BatchMaxN = biMaxN
@@ -40,8 +38,7 @@ type BatchSearch struct{ Seg, Stall int }
 // far above the reference.
 func DefaultBatchSearch() BatchSearch { return BatchSearch{Seg: biDefaults.seg, Stall: 100} }
 
-// BatchPlan is the layout of a launch of a batch's instances of one
-// metric, a block each.
+// BatchPlan is a launch's layout for a batch's instances of one metric.
 type BatchPlan struct{ pl biPlan }
 
 // Instances is how many instances a launch of the plan holds.
@@ -63,8 +60,7 @@ func PlanBatch(ru *device.Run, metric, n int) (BatchPlan, error) {
 	return BatchPlan{coords}, nil
 }
 
-// Chunk is one launch's instances of a batch on the device, a block
-// each, Searches tours an instance.
+// Chunk is one launch's instances on the device, Searches tours each.
 type Chunk struct {
 	ru   *device.Run
 	s    *biSet
@@ -118,8 +114,7 @@ func OpenChunk(ru *device.Run, pl BatchPlan, ins []*solver.Instance, nb [][]int3
 	return c, nil
 }
 
-// workTours is work's stream ids and budgets for each of w searches of
-// count instances, in tour order.
+// workTours is work's stream ids and budgets for w searches of count instances.
 func workTours(work *Work, count, w int) ([]uint32, []int64) {
 	ids, budgets := make([]uint32, 0, count*w), make([]int64, 0, count*w)
 	for k := range count {
@@ -134,8 +129,7 @@ func workTours(work *Work, count, w int) ([]uint32, []int64) {
 // Close frees the chunk's device memory.
 func (c *Chunk) Close() { c.ru.Do(func() error { c.s.free(); return nil }) }
 
-// Launch runs one launch of at most slice with a budget of kicks a search
-// and the settings o, and waits for it.
+// Launch runs one launch of at most slice, kicks a search with settings o, and waits.
 func (c *Chunk) Launch(kicks int64, seed uint64, slice time.Duration, o BatchSearch) error {
 	bo := biOpts{seg: o.Seg, or3: biDefaults.or3, stall: o.Stall}
 	return c.ru.Do(func() error { return c.s.launch(kicks, seed, slice, bo) })
@@ -183,8 +177,7 @@ func (c *Chunk) Stalled() ([][][]int32, error) {
 	return all, nil
 }
 
-// Shortest is which of instance k's searches has the shortest tour after
-// the last launch, and the kicks of all its searches.
+// Shortest is instance k's search with the shortest tour, and all its searches' kicks.
 func (c *Chunk) Shortest(k int) (int, int64) {
 	b, kicks := k*c.w, int64(0)
 	for g := k * c.w; g < (k+1)*c.w; g++ {
@@ -196,10 +189,8 @@ func (c *Chunk) Shortest(k int) (int, int64) {
 	return b - k*c.w, kicks
 }
 
-// Counters are the kernel's counters after the last launch: moves
-// evaluated, moves made, kicks, kicks kept, 3-opt moves made.
+// Counters are the kernel's counters after the last launch (biCounters).
 func (c *Chunk) Counters() []uint64 { return c.s.hCtr }
 
-// SliceFor is the next launch's time: a slice, cut to the deadline (zero
-// time: none).
+// SliceFor is the next launch's time, cut to the deadline (zero: none).
 func SliceFor(deadline time.Time) time.Duration { return biSliceFor(deadline) }

@@ -106,8 +106,7 @@ func (p *tourPool) Improve(ctx context.Context, tours [][]int32, kicks int) ([]i
 	return p.collect(tours, len(flat))
 }
 
-// poolBudget returns an Improve's kicks a tour (biNoBudget: none) and its
-// deadline (zero: none): a search needs one of them.
+// poolBudget returns an Improve's kicks a tour and deadline; a search needs one.
 func poolBudget(ctx context.Context, kicks int) (int64, time.Time, error) {
 	deadline, hasDeadline := ctx.Deadline()
 	if kicks <= 0 && !hasDeadline {
@@ -123,8 +122,7 @@ func poolBudget(ctx context.Context, kicks int) (int64, time.Time, error) {
 	return budget, deadline, nil
 }
 
-// flatten checks the tours handed to the pool and returns them one after
-// another.
+// flatten checks the tours handed to the pool and concatenates them.
 func (p *tourPool) flatten(tours [][]int32) ([]int32, error) {
 	n := p.in.N
 	flat := make([]int32, 0, len(tours)*n)
@@ -137,8 +135,7 @@ func (p *tourPool) flatten(tours [][]int32) ([]int32, error) {
 	return flat, nil
 }
 
-// load puts the T tours of flat on the device, first making the set
-// larger when it holds fewer (on the run's thread).
+// load puts flat's T tours on the device, growing the set first.
 func (p *tourPool) load(T int, flat []int32) error {
 	if p.s == nil || p.capT < T {
 		if p.s != nil {
@@ -212,8 +209,7 @@ func (p *tourPool) collect(tours [][]int32, size int) ([]int64, error) {
 	return lens, nil
 }
 
-// LastKicks is the kicks of the last Improve, all tours together
-// (population.KickCounter).
+// LastKicks is the last Improve's kicks (population.KickCounter).
 func (p *tourPool) LastKicks() int64 {
 	if len(p.ctr) < 3 {
 		return 0

@@ -109,8 +109,7 @@ func (h *Pinned) Free() error {
 // Int32s is the memory's first k int32s.
 func (h Pinned) Int32s(k int) []int32 { return unsafe.Slice((*int32)(h.P), k) }
 
-// SetMaxDynamicShared raises a kernel's dynamic shared memory limit (above
-// 48 KiB needs an explicit opt-in).
+// SetMaxDynamicShared raises a kernel's dynamic shared memory (above 48 KiB needs opt-in).
 func SetMaxDynamicShared(fn cu.Function, bytes int) error {
 	// cu.Function wraps a CUfunction; it exposes no setter for this attribute.
 	h := *(*unsafe.Pointer)(unsafe.Pointer(&fn))

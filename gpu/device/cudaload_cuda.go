@@ -2,6 +2,5 @@
 
 package device
 
-// cudaload stands in for libcuda at link time and opens the driver when the
-// program starts, so the CUDA build starts on machines without it.
+// cudaload stands in for libcuda at link time so the CUDA build starts without a driver.
 import _ "github.com/tsplab/tsplab/internal/cudaload"

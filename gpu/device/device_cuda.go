@@ -26,8 +26,7 @@ var fatbin string
 // BuiltWithCUDA reports whether the CUDA kernels are compiled in.
 func BuiltWithCUDA() bool { return true }
 
-// kernelNames is the kernel registry, looked up when the context loads; a
-// file that adds kernels calls RegisterKernels from its init.
+// kernelNames is the kernel registry the context loads; files add kernels with RegisterKernels.
 var kernelNames []string
 
 // RegisterKernels adds names to the kernels looked up in the fatbin.
@@ -130,8 +129,7 @@ func openDevice(ds DevSlot) (*Device, error) {
 	return d, nil
 }
 
-// GPUs lists every CUDA device with why the engines cannot use it (nil:
-// they can), or says why there is none.
+// GPUs lists every CUDA device with why the engines cannot use it, or why there is none.
 func GPUs() ([]GPU, error) {
 	infos, err := Devices()
 	if err != nil {
@@ -144,8 +142,7 @@ func GPUs() ([]GPU, error) {
 	return out, nil
 }
 
-// selectDevices returns the contexts p's OptGPUs names (default: one on
-// every usable GPU).
+// selectDevices returns the contexts p's OptGPUs names (default: every usable GPU).
 func selectDevices(p solver.Params) ([]DevSlot, error) {
 	gpus, err := GPUs()
 	if err != nil {
@@ -203,8 +200,7 @@ func (d *Device) describe() error {
 	return nil
 }
 
-// load makes the context current here (slot 0: the primary context; else
-// a context of its own) and loads the kernels.
+// load makes the context current here (slot 0: the primary) and loads the kernels.
 func (d *Device) load() error {
 	if d.Slot == 0 {
 		ctx, err := d.dev.RetainPrimaryCtx()

@@ -8,12 +8,10 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// OptGPUs is the GPU engines' device selection (`--gpus`, `--opt
-// gpus=...`), in the forms ParseGPUs reads.
+// OptGPUs is the GPU engines' device selection (`--gpus`), in ParseGPUs's forms.
 const OptGPUs = "gpus"
 
-// gpusOption is OptGPUs's declaration, added to every GPU engine that
-// declares its options through declareGPU.
+// gpusOption is OptGPUs's declaration for every GPU engine declared through declareGPU.
 var gpusOption = solver.Option{Name: OptGPUs, Kind: solver.KindText, Default: "all",
 	Doc: "the GPUs the run uses: all (every usable GPU), a count N of 1 or more (the first N usable ones), or device numbers such as 0, 0,1 or device=1 " +
 		"(a bare 0 is device 0; count=N and device=LIST say which is meant; a number twice, as in 0,0, runs two contexts on that device); the engines that split their searches " +
@@ -32,8 +30,7 @@ func (w WithGPUs) Options(in *solver.Instance) solver.OptionSet {
 	return append(set, gpusOption)
 }
 
-// DeclareGPU declares the options of GPU engine algorithm, OptGPUs among
-// them.
+// DeclareGPU declares GPU engine algorithm's options with OptGPUs.
 func DeclareGPU(algorithm string, d solver.Declarer) {
 	solver.Declare(algorithm, solver.BackendGPU, WithGPUs{d})
 }
@@ -55,8 +52,7 @@ type GPU struct {
 	Unusable error
 }
 
-// usability says why the kernels cannot run on a device (nil: they can):
-// the fatbin's oldest code is sm_70.
+// usability says why the kernels cannot run on a device (nil: they can; sm_70 and newer).
 func usability(info DeviceInfo) error {
 	if info.Major < 7 {
 		return fmt.Errorf("%s is sm_%d%d; the kernels need sm_70 or newer", info.Name, info.Major, info.Minor)
@@ -64,8 +60,7 @@ func usability(info DeviceInfo) error {
 	return nil
 }
 
-// DevSlot is one context of a selection: device ordinal and the number of
-// earlier contexts on it (slot 0 is the device's primary context).
+// DevSlot is one context of a selection: the device and its earlier contexts (0: primary).
 type DevSlot struct{ ordinal, slot int }
 
 // slotsOf numbers the contexts of a list of device ordinals.
@@ -79,8 +74,7 @@ func slotsOf(list []int) []DevSlot {
 	return out
 }
 
-// WithoutGPUs returns p without OptGPUs, on a copy of its Extra map: the
-// engines' own option specs do not declare it.
+// WithoutGPUs returns p without OptGPUs, which the engines' specs do not declare.
 func WithoutGPUs(p solver.Params) solver.Params { return p.Without(OptGPUs) }
 
 // GpusText is sel as a value of OptGPUs.

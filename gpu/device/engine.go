@@ -33,21 +33,18 @@ func NewEngine(name, desc string, anyMetric bool, impl Impl) solver.Engine {
 	return engine{algorithm{name: name, desc: desc, anyMetric: anyMetric}, &impl}
 }
 
-// NewKeeping is NewEngine for an engine whose tours keep the instance's
-// fixed edges (solver.FixedEdgesKeeper), on the coordinates' metrics.
+// NewKeeping is NewEngine for an engine that keeps fixed edges, on coordinate metrics.
 func NewKeeping(name, desc string, impl Impl) solver.Engine {
 	return engine{algorithm{name: name, desc: desc, keepsFixed: true}, &impl}
 }
 
-// SolveFunc is the body of one GPU engine; e is the engine itself (for
-// solver.Finish), p the caller's parameters.
+// SolveFunc is one GPU engine's body; e is the engine (for solver.Finish).
 type SolveFunc func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error)
 
 // AidedSolveFunc is the body of a GPU engine that takes a solver.Aid.
 type AidedSolveFunc func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error)
 
-// MultiSolveFunc is the body of a GPU engine that splits its searches over
-// the contexts sel (OptGPUs), p without OptGPUs.
+// MultiSolveFunc is a body splitting its searches over contexts sel, p without OptGPUs.
 type MultiSolveFunc func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, sel []DevSlot) (solver.Result, error)
 
 // Ascent opens the GPU for the Held–Karp ascent, where the pipeline computes a GPU run's lower bound.
@@ -65,15 +62,13 @@ func (engine) Backend() string { return solver.BackendGPU }
 // Describe returns the one-line description.
 func (e engine) Describe() string { return e.desc }
 
-// KeepsFixedEdges reports whether the engine's tours keep the instance's
-// fixed edges.
+// KeepsFixedEdges reports whether the engine keeps fixed edges.
 func (e engine) KeepsFixedEdges() bool { return e.keepsFixed }
 
 // Available reports whether a CUDA device can run the kernels (nil, or an error saying what is missing).
 func (engine) Available() error { return Available() }
 
-// Solve runs the engine on the GPU (see the package documentation). An
-// instance the engine cannot take gets an error wrapping ErrUnsupported.
+// Solve runs the engine on the GPU; an instance it cannot take wraps ErrUnsupported.
 func (e engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	return e.SolveAided(ctx, in, p, snaps, solver.Aid{})
 }

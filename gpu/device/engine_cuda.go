@@ -15,25 +15,20 @@ type Impl struct {
 	Solve SolveFunc
 	Aided AidedSolveFunc
 	Multi MultiSolveFunc
-	// Tune sets the engine's defaults that depend on the instance and the
-	// device (solver.Tuner), with the device's run open.
+	// Tune sets the defaults depending on the instance and device, the run open.
 	Tune func(t *Tuning, in *solver.Instance)
-	// Inherit fills the defaults of the engine an engine runs (GPU auto's
-	// of CPU auto), with or without a device.
+	// Inherit fills the defaults of the engine an engine runs (GPU auto's of CPU auto).
 	Inherit func(in *solver.Instance, opts solver.OptionSet) solver.OptionSet
-	// Plan says the strategy of a run on an instance (solver.Planner;
-	// nil: the engine follows its options).
+	// Plan says a run's strategy (solver.Planner; nil: the options decide).
 	Plan func(in *solver.Instance) string
-	// Limit is the time limit of a run of p, without OptGPUs, that gives
-	// none (solver.DefaultLimiter; nil: none, the engine ends by itself).
+	// Limit is a run's default time limit without OptGPUs (nil: the engine ends by itself).
 	Limit func(in *solver.Instance, p solver.Params) time.Duration
 	// AnyInstance: the body takes the instances the kernels cannot (under
 	// 5 cities, no coordinates), running on the cores alone there.
 	AnyInstance bool
 }
 
-// DefaultLimit is the implementation's time limit for a run of p that
-// gives none (solver.DefaultLimiter, Impl.Limit; 0: none).
+// DefaultLimit is the implementation's default limit (Impl.Limit; 0: none).
 func (e engine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
 	if f := e.impl.Limit; f != nil {
 		return f(in, WithoutGPUs(p))
@@ -47,14 +42,12 @@ func FirstGPUOnly(e solver.Engine) bool {
 	return ok && g.impl.Multi == nil
 }
 
-// AlwaysDefault is Impl.Limit for the engines that run
-// solver.DefaultTimeLimit whatever their options.
+// AlwaysDefault is Impl.Limit of engines always on solver.DefaultTimeLimit.
 func AlwaysDefault(*solver.Instance, solver.Params) time.Duration {
 	return solver.DefaultTimeLimit
 }
 
-// SolveAided is Solve with aid, which the engines that compose others
-// (GPU auto) pass on; the others run as Solve does.
+// SolveAided is Solve passing aid to composing engines (GPU auto).
 func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	if err := Available(); err != nil {
 		return solver.Result{}, err

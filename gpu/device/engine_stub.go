@@ -9,8 +9,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// Impl is a GPU engine's body, empty without CUDA: the engines are listed
-// but never run.
+// Impl is empty without CUDA: the engines are listed but never run.
 type Impl struct{}
 
 // BuiltWithCUDA reports whether the CUDA kernels are compiled in.
@@ -19,8 +18,7 @@ func BuiltWithCUDA() bool { return false }
 // Devices lists the CUDA devices, or says why there are none.
 func Devices() ([]DeviceInfo, error) { return nil, ErrNotBuilt }
 
-// Available is ErrNotBuilt: the engines are listed (menus show "GPU
-// (unavailable: reason)") but cannot run.
+// Available is ErrNotBuilt: the engines are listed as unavailable.
 func Available() error { return ErrNotBuilt }
 
 // GPUs is ErrNotBuilt without CUDA.

@@ -11,12 +11,10 @@ import (
 // maxGPUSlots is the most contexts one selection may open.
 const maxGPUSlots = 16
 
-// gpusForms are the forms of a value of OptGPUs, for a message that has no
-// device list to name.
+// gpusForms are OptGPUs's forms, for a message without a device list.
 const gpusForms = "all, a count N of 1 or more, or device numbers such as 0 or 0,2 (count=N and device=LIST say which is meant)"
 
-// gpuSel is a value of OptGPUs as written: every usable GPU, the first
-// count usable ones, or the devices of list in order.
+// gpuSel is an OptGPUs value as written: every usable GPU, the first count, or a device list.
 type gpuSel struct {
 	all   bool
 	count int
@@ -67,8 +65,7 @@ func readGPUs(text string) (gpuSel, error) {
 	return gpuSel{count: n}, nil
 }
 
-// deviceList reads device numbers separated by commas, one trailing comma
-// allowed ("1,": device 1 alone).
+// deviceList reads comma-separated device numbers, one trailing comma allowed ("1,": device 1 alone).
 func deviceList(text string, bad func(not, why string) error) (gpuSel, error) {
 	items := strings.Split(text, ",")
 	if len(items) > 1 && strings.TrimSpace(items[len(items)-1]) == "" {

@@ -25,8 +25,7 @@ const (
 // MetricSuffix names each metric code in the kernels' names.
 var MetricSuffix = map[int]string{MetricEuc2D: "euc", MetricCeil2D: "ceil", MetricAtt: "att"}
 
-// MetricCode returns the kernels' code for in's metric, or an error that
-// names the instance and why it cannot run on the GPU.
+// MetricCode returns the kernels' code for in's metric, or an error naming the instance and why.
 func MetricCode(in *solver.Instance) (int, error) {
 	if in == nil || in.N < 5 {
 		return 0, fmt.Errorf("%w: the GPU engines need at least 5 cities", ErrUnsupported)
@@ -45,8 +44,7 @@ func MetricCode(in *solver.Instance) (int, error) {
 	return 0, fmt.Errorf("%w: %s uses %s; the GPU kernels implement EUC_2D, CEIL_2D and ATT", ErrUnsupported, in.Name, in.Metric)
 }
 
-// ShiftedCoords returns the coordinates shifted to a minimum of 0 (float32
-// keeps more digits of the differences), as float32 pairs.
+// ShiftedCoords returns the coordinates shifted to a minimum of 0 as float32 pairs.
 func ShiftedCoords(in *solver.Instance) []float32 {
 	mx, my := math.Inf(1), math.Inf(1)
 	for i := 0; i < in.N; i++ {
@@ -74,8 +72,7 @@ func CoordSpan(in *solver.Instance) float64 {
 	return math.Max(x1-x0, y1-y0)
 }
 
-// RawScale turns in's distance into a plain Euclidean one of scaled
-// coordinates (ATT is sqrt(d²/10)).
+// RawScale turns in's distance into a plain Euclidean one of scaled coordinates (ATT: sqrt(d²/10)).
 func RawScale(in *solver.Instance) float64 {
 	if in.Metric == solver.Att {
 		return 1 / math.Sqrt(10)
@@ -215,8 +212,7 @@ func doubleBridge(t []int, rng *rand.Rand, w int) {
 	copy(win, tour.DoubleBridgeAt(win, cuts[0], cuts[1], cuts[2]))
 }
 
-// Polish2Opt makes t 2-opt optimal over nb's candidates with exact
-// distances on the CPU (tour.TwoOpt): what the float kernels missed.
+// Polish2Opt makes t 2-opt optimal over nb with exact distances on the CPU: what the kernels missed.
 func Polish2Opt(in *solver.Instance, t []int, nb *neighbor.Lists) {
 	a := tour.NewArray(t)
 	tour.TwoOpt(in, a, nb)
@@ -252,8 +248,7 @@ func StartTour(ctx context.Context, deadline time.Time, in *solver.Instance, p s
 	return nb, t, true
 }
 
-// FinishEarly ends a run stopped before its set-up gave a start tour with
-// Params.Start or the space-filling curve.
+// FinishEarly ends a run stopped before its start tour with Params.Start or the space-filling curve.
 func FinishEarly(in *solver.Instance, e solver.Engine, p solver.Params, start time.Time, sink *solver.Sink, device string) (solver.Result, error) {
 	t := p.Start
 	if len(t) != in.N {
@@ -264,6 +259,5 @@ func FinishEarly(in *solver.Instance, e solver.Engine, p solver.Params, start ti
 	return solver.Finish(in, e, p, solver.Outcome{Tour: t, Start: start, Stopped: true, Device: device})
 }
 
-// UsableMemory is the free device memory one run may plan to take: 7/8,
-// less 256 MiB for the context, other runs and the driver.
+// UsableMemory is the free device memory a run may plan on: 7/8 less 256 MiB.
 func UsableMemory(free int64) int64 { return max(0, free/8*7-256<<20) }

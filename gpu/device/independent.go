@@ -56,8 +56,7 @@ func newBestOf(out chan solver.Snapshot, n int) *bestOf {
 	return &bestOf{out: out, moves: make([]int64, n), steps: make([]int64, n)}
 }
 
-// share returns search i's snapshot channel (nil where out is) and the
-// function that ends it once the search has returned.
+// share returns search i's snapshot channel (nil where out is) and its end function.
 func (b *bestOf) share(i int) (chan solver.Snapshot, func()) {
 	if b.out == nil {
 		return nil, func() {}

@@ -8,8 +8,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// slotKey is the context key of the GPU context a search opens its runs
-// on (Independent's share).
+// slotKey is the context key of the GPU context a search opens its runs on.
 type slotKey struct{}
 
 // withSlot returns ctx with the GPU context ds for NewRunIn.
@@ -20,15 +19,13 @@ func withSlot(ctx context.Context, ds DevSlot) context.Context {
 	return context.WithValue(ctx, slotKey{}, ds)
 }
 
-// slotIn is the GPU context ctx names: device 0's primary context where
-// none is named.
+// slotIn is the GPU context ctx names (device 0's primary by default).
 func slotIn(ctx context.Context) DevSlot {
 	ds, _ := ctx.Value(slotKey{}).(DevSlot)
 	return ds
 }
 
-// selKey is the context key of the GPU contexts a run's gpus option
-// selected, for an engine whose own work runs on the first (Impl.Aided).
+// selKey is the context key of the contexts a run selected, for an engine working on the first.
 type selKey struct{}
 
 // SelectedIn is one context for NewRunIn per GPU context ctx's run selected, the first where the engine's own work runs
@@ -45,12 +42,10 @@ func SelectedIn(ctx context.Context) []context.Context {
 	return out
 }
 
-// NewRunIn opens a run on the GPU context of the search ctx belongs to
-// (one of Independent's), and on device 0's primary context otherwise.
+// NewRunIn opens a run on the GPU context of ctx's search (device 0's primary otherwise).
 func NewRunIn(ctx context.Context) (*Run, error) { return newRunAt(slotIn(ctx)) }
 
-// NewRunForIn is NewRunIn, refused when the kernels do not compute in's
-// metric.
+// NewRunForIn is NewRunIn, refused when the kernels lack in's metric.
 func NewRunForIn(ctx context.Context, in *solver.Instance) (*Run, error) {
 	if _, err := MetricCode(in); err != nil {
 		return nil, err
@@ -58,8 +53,7 @@ func NewRunForIn(ctx context.Context, in *solver.Instance) (*Run, error) {
 	return NewRunIn(ctx)
 }
 
-// LabelIn is the label of the GPU NewRunIn opens its runs on ("GPU" when
-// it does not open).
+// LabelIn is the label of NewRunIn's GPU ("GPU" when it does not open).
 func LabelIn(ctx context.Context) string {
 	var d *Device
 	var err error

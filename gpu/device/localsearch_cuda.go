@@ -10,8 +10,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// LSDist is the swap and 3-opt kernels' distance source: the kernel suffix
-// and the coordinates or the matrix (the other is 0).
+// LSDist is the swap and 3-opt kernels' distances: the suffix and the coordinates or matrix.
 type LSDist struct {
 	Suffix  string
 	Xy, Mat cu.DevicePtr

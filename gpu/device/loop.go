@@ -29,8 +29,7 @@ type RunLoop struct {
 	Stopped      bool           // ctx or the deadline ended the run
 	Due          bool           // a snapshot follows the step under way
 	Account      solver.Account // what the search did (solver.Result.Account)
-	// Settings are what the engine chose for the run (a launch):
-	// solver.Result.Settings.
+	// Settings are what the engine chose for the run (solver.Result.Settings).
 	Settings solver.Settings
 }
 
@@ -56,8 +55,7 @@ func (l *RunLoop) Frac() float64 {
 	return min(max(float64(time.Since(l.start))/float64(l.Deadline.Sub(l.start)), 0), 1)
 }
 
-// Offer measures t exactly and keeps a copy when it is shorter than the
-// best (or as long, with plateau).
+// Offer measures t exactly and keeps a copy when shorter than the best (or equal, with plateau).
 func (l *RunLoop) Offer(t []int) bool {
 	return l.OfferLen(t, solver.TourLength(l.In, t))
 }
@@ -77,8 +75,7 @@ func (l *RunLoop) Reached() bool {
 	return l.P.Target > 0 && l.BestLen >= 0 && l.BestLen <= l.P.Target
 }
 
-// Snapshot sends the best tour and what view adds; with no tour, the best
-// length or the phase alone.
+// Snapshot sends the best tour and view's additions, else the best length or the phase.
 func (l *RunLoop) Snapshot(view func(s *solver.Snapshot) error) error {
 	f := l.Frac()
 	s := solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: f, Progress: f, Step: l.Steps, Moves: l.Moves}
@@ -124,8 +121,7 @@ func (l *RunLoop) Run(step func() (done bool, err error), view func(s *solver.Sn
 	}
 }
 
-// Finish sends the last snapshot and returns the best tour through
-// solver.Finish with the loop's counters and account.
+// Finish sends the last snapshot and returns the best tour through solver.Finish.
 func (l *RunLoop) Finish(e solver.Engine, device string) (solver.Result, error) {
 	l.Sink.Send(solver.Snapshot{Best: slices.Clone(l.Best), BestLength: l.BestLen, Length: l.BestLen, Step: l.Steps, Moves: l.Moves, Progress: 1})
 	return solver.Finish(l.In, e, l.P, solver.Outcome{Tour: l.Best, Moves: l.Moves, Steps: l.Steps, Start: l.start, Stopped: l.Stopped, Device: device, Account: l.Account, Settings: l.Settings})

@@ -26,8 +26,7 @@ type Run struct {
 	closed bool
 }
 
-// ShareSeed is the seed of share i of a run seeded seed: the first share's
-// is the run's, so that a run on one GPU is the same on any host.
+// ShareSeed is share i's seed, the first share's the run's, so one GPU gives the same run anywhere.
 func ShareSeed(seed uint64, i int) uint64 { return seed + uint64(i)*0x9E3779B97F4A7C15 }
 
 // At is the context r runs on.
@@ -212,8 +211,7 @@ func (r *Run) destroyStreams() {
 	}
 }
 
-// Do runs f on the run's thread and returns its error (a panic becomes
-// one); a sticky error marks the device for a reset.
+// Do runs f on the run's thread (a panic becomes an error); a sticky error marks a reset.
 func (r *Run) Do(f func() error) error {
 	done := make(chan error, 1)
 	r.work <- func() {
@@ -231,8 +229,7 @@ func (r *Run) Do(f func() error) error {
 	return <-done
 }
 
-// checkFault marks the device for a reset when err, or the context's state
-// after it, is sticky (the run's thread).
+// checkFault marks the device for a reset when err or the context's state is sticky.
 func (r *Run) checkFault(err error) {
 	s := stickyFault(err)
 	if s == nil {
@@ -248,8 +245,7 @@ func (r *Run) checkFault(err error) {
 	r.Dev.mu.Unlock()
 }
 
-// Close frees the run's allocations and streams and ends its thread; the
-// last run after a sticky fault resets the context. Safe to call twice.
+// Close frees the run and ends its thread, resetting after a sticky fault; safe twice.
 func (r *Run) Close() {
 	if r.closed {
 		return
@@ -296,8 +292,7 @@ func (r *Run) Launch(name string, gx, gy, block, shared int, s cu.Stream, a ...a
 	return nil
 }
 
-// Block is want (a multiple of 32), or less when the kernel's registers
-// allow fewer threads per block on this device.
+// Block is want (a multiple of 32), or less where the kernel's registers allow fewer threads.
 func (r *Run) Block(name string, want int) int {
 	fn, ok := r.Dev.Fn(name)
 	if !ok {
@@ -400,8 +395,7 @@ func RunFreeMemory(r *Run) (free int64, err error) {
 	return free, err
 }
 
-// Timed returns the milliseconds the device spent on launch, between two
-// events on the kernel stream (context thread).
+// Timed returns the device's milliseconds on launch, timed by kernel stream events.
 func (r *Run) Timed(what string, launch func() error) (float64, error) {
 	start, err := cu.MakeEvent(cu.DefaultEvent)
 	if err != nil {

@@ -35,16 +35,14 @@ func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSe
 	return t.Opts
 }
 
-// Tuning is one Tune: the device's run R, the instance's size N and the
-// options whose defaults and bounds it fills.
+// Tuning is one Tune: the run R, the size N and the options it fills.
 type Tuning struct {
 	R    *Run
 	N    int
 	Opts solver.OptionSet
 }
 
-// Set gives option name the default def where it has none ("": keep)
-// and lowers its upper bound to maxV (0: keep).
+// Set gives option name default def where it has none ("": keep) and caps it at maxV (0: keep).
 func (t *Tuning) Set(name, def string, maxV float64) {
 	for i := range t.Opts {
 		if t.Opts[i].Name != name {
@@ -59,8 +57,7 @@ func (t *Tuning) Set(name, def string, maxV float64) {
 	}
 }
 
-// Plan is the strategy of a run of e on in, for the engines that decide
-// one (solver.Planner): "" for the others.
+// Plan is the strategy of a run of e on in (solver.Planner; "" for most engines).
 func (e engine) Plan(in *solver.Instance) string {
 	if e.impl.Plan != nil {
 		return e.impl.Plan(in)

@@ -1,7 +1,6 @@
 package ils
 
-// pathChunk is one launch of a sweep of the windows over a path: the
-// positions from..from+size-1 cut into W windows.
+// pathChunk is one launch of windows over a path: positions from..from+size-1 in W windows.
 type pathChunk struct {
 	from, size int64
 	W          int

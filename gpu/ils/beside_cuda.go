@@ -31,8 +31,7 @@ type PathWindows struct {
 
 var _ solver.PathImprover = (*PathWindows)(nil)
 
-// pathMinCities is the shortest path the windows take: shorter ones come
-// back as they were.
+// pathMinCities is the shortest path the windows take (shorter ones come back unchanged).
 const pathMinCities = 64
 
 // NewPathWindows readies windows of settings o for paths of in on the GPU context at names; the first path opens it.
@@ -102,8 +101,7 @@ func (pw *PathWindows) sweep(ctx context.Context, off, span int64, until time.Ti
 	return gain, ran, nil
 }
 
-// load opens the device on the first path, uploads path as the kernel's
-// tour, sets the replicas for its windows and zeroes the gain.
+// load opens the device on the first path, uploads path, sets the replicas and zeroes the gain.
 func (pw *PathWindows) load(path []int32) error {
 	if pw.ru == nil {
 		ru, err := device.NewRunIn(pw.at)

@@ -18,8 +18,7 @@ var FIModes = []string{"thread", "block-global", "block-shared"}
 // FINeighbors is the candidate list size (their 40).
 const FINeighbors = 40
 
-// fiSearch is the sequential twin of fils.cu: one solution's
-// first-improvement ILS, the same moves in the same order.
+// fiSearch is fils.cu's sequential twin: one solution's first-improvement ILS, move for move.
 type fiSearch struct {
 	n, K   int
 	d      func(a, b int32) int64
@@ -147,8 +146,7 @@ func (f *fiSearch) kick(rng *uint64) int64 {
 	return delta
 }
 
-// fiRun runs solution s's ILS of itLim kicks and returns its best tour and
-// length under d.
+// fiRun runs solution s's ILS of itLim kicks and returns its best tour and length.
 func fiRun(n int, d func(a, b int32) int64, nb *neighbor.Lists, start []int32, itLim int, seed uint64, s int) ([]int32, int64) {
 	f := &fiSearch{n: n, K: nb.K, d: d, nbr: nb.List, t: append([]int32(nil), start...), pos: make([]int32, n), dlb: make([]bool, n)}
 	var cur int64
@@ -176,8 +174,7 @@ func fiRun(n int, d func(a, b int32) int64, nb *neighbor.Lists, start []int32, i
 	return best, bestLen
 }
 
-// fiStart returns the FINeighbors lists and the nearest-neighbour tour
-// from city 0.
+// fiStart returns the FINeighbors lists and the nearest-neighbour tour from city 0.
 func fiStart(in *solver.Instance) (*neighbor.Lists, []int32) {
 	nb := neighbor.Nearest(in, FINeighbors)
 	return nb, device.Convert[int32](construct.NearestNeighbor(in, 0, nb))

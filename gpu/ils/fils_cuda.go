@@ -80,8 +80,7 @@ func FIPopulation(in *solver.Instance, pop benchgpu.Population) (benchgpu.Popula
 	return res, nil
 }
 
-// fiLaunch runs the population's launch and copies the best tour into got;
-// it returns the time from the start's upload on (context thread).
+// fiLaunch runs the population's launch and copies the best tour into got; it returns its time.
 func fiLaunch(r *device.Run, in *solver.Instance, pop benchgpu.Population, mapping fiMapping, matrix bool, shared int, got []int32) (time.Duration, error) {
 	n, nb := in.N, pop.Solutions
 	lists, start := fiStart(in)

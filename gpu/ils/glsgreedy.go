@@ -8,8 +8,7 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// ggrMaxRounds caps the matching rounds of 2opt-or's greedy start; the
-// rounds stop earlier when one adds no edge.
+// ggrMaxRounds caps the greedy start's matching rounds (a round adding no edge ends them).
 const ggrMaxRounds = 100
 
 // ggrLink joins the greedy matching's fragments (deg, adj, oth: degrees, neighbours, other ends) into one tour,
@@ -51,8 +50,7 @@ func ggrWalk(tour, adj, deg []int32, in, out int32) []int32 {
 // ggrMatchMaxN is the most cities whose fragments' ends are matched on the host (docs/DECISIONS.md#gls-greedy-start).
 const ggrMatchMaxN = 2000000
 
-// ggrEndK is the nearest other fragment ends each end is matched against
-// by ggrMatchEnds.
+// ggrEndK is the nearest fragment ends each end is matched against.
 const ggrEndK = 8
 
 // ggrMatchEnds continues the greedy matching on the host over the fragments' ends (ggrMatchRound), on a clustered

@@ -31,8 +31,7 @@ func (g *glsRun) greedyStart(in *solver.Instance) (rounds, frags int, err error)
 	return rounds, frags, err
 }
 
-// matchRounds runs the device's greedy matching rounds until one joins
-// nothing (at most ggrMaxRounds) and returns the rounds run.
+// matchRounds runs the device's matching rounds until one joins nothing and returns their count.
 func (g *glsRun) matchRounds() (rounds int, err error) {
 	r, n, s := g.ru, g.n, g.ru.Stream
 	adj, oth, deg, pick, pickd, ok := g.mv, g.owner, g.pos, g.mvmid, g.next, g.sel

@@ -6,8 +6,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// AlgoThreeOptILS is the GPU 3opt-ils, shared with the CPU engine of the
-// name so the registry pairs them.
+// AlgoThreeOptILS is the GPU 3opt-ils, named as the CPU engine so the registry pairs them.
 const AlgoThreeOptILS = "3opt-ils"
 
 // The names of 3opt-ils's options (ils_options.go).
@@ -16,8 +15,7 @@ const (
 	OptKicks = "kicks"
 )
 
-// threeOptEngine is the GPU 3opt-ils, kept for the population runs
-// (ThreeOptPopulation) that finish as it does.
+// threeOptEngine is the GPU 3opt-ils, which ThreeOptPopulation's runs finish as.
 var threeOptEngine solver.Engine
 
 // init registers the GPU engines of this package in this order.

@@ -19,8 +19,7 @@ var (
 	}}
 )
 
-// threeOptLimit is 3opt-ils's default time limit (device.Impl.Limit):
-// none with a kicks budget.
+// threeOptLimit is 3opt-ils's default time limit: none with a kicks budget.
 func threeOptLimit(in *solver.Instance, p solver.Params) time.Duration {
 	if cfg, err := ThreeOptSpec.Parse(in, p); err == nil && cfg.Kicks > 0 {
 		return 0

@@ -45,8 +45,7 @@ var OrSpec = solver.NewSpec(
 	{From: OrStartSFCMinN, Set: map[string]string{OptGlobal: "2", OptStart: "sfc"}},
 })
 
-// OrStartSFCMinN is the size from which or-ils starts from the
-// space-filling curve and makes its global passes every 2 s.
+// OrStartSFCMinN is the size from which or-ils starts from the curve, global passes every 2 s.
 const OrStartSFCMinN = 200000
 
 func init() {

@@ -7,15 +7,13 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// AlgoOrILS is the GPU engine of windowed iterated local search
-// (oropt.cu).
+// AlgoOrILS is the GPU windowed iterated local search (oropt.cu).
 const AlgoOrILS = "or-ils"
 
 // orILSDesc is or-ils's menu description.
 const orILSDesc = "iterated 2-opt + Or-opt local search, sequential 3-opt where those find nothing, in thousands of tour windows at once on the GPU (a warp per window, endpoints fixed, partition shifted every round), double-bridge kicks, space-filling-curve or greedy start"
 
-// The names of or-ils's options (ils_options.go) and wsegment, GPU auto's kick
-// segment for its or-ils (declared in package solver).
+// or-ils's option names, and wsegment, GPU auto's kick segment (declared in package solver).
 const (
 	OptWindow        = "window"
 	OptStart         = "start"
@@ -26,8 +24,7 @@ const (
 	OptBeside = "beside"
 )
 
-// OrMaxSpan is the widest coordinate span or-ils takes: six distances summed
-// in int32 and keyed by delta + OR_BIG must stay below 2^30.
+// OrMaxSpan is or-ils's widest coordinate span: six summed distances plus OR_BIG stay below 2^30.
 const OrMaxSpan = 1e8
 
 // OrSpanOK reports whether in has coordinates within orMaxSpan.
@@ -35,12 +32,10 @@ func OrSpanOK(in *solver.Instance) bool {
 	return len(in.X) == in.N && in.N > 0 && device.CoordSpan(in) <= OrMaxSpan
 }
 
-// orRoundTarget is a round's length: short for a prompt stop and frequent
-// shifts, long enough that loading the windows stays a small part.
+// orRoundTarget is a round's length: a prompt stop, yet loading the windows stays small.
 const orRoundTarget = 60 * time.Millisecond
 
-// orRoundKicks is a round's kicks per window at perKick (> 0) each: want,
-// but no more than fit in orRoundTarget and in the time left, at least 1.
+// orRoundKicks is a round's kicks a window at perKick each: want, within orRoundTarget and the time left.
 func orRoundKicks(want int, perKick, left time.Duration) int {
 	k := want
 	if lim := int(orRoundTarget / perKick); k > lim {
@@ -52,8 +47,7 @@ func orRoundKicks(want int, perKick, left time.Duration) int {
 	return k
 }
 
-// orClock sets the kicks of or-ils rounds from the time per kick of the
-// round before; the first, the descent alone, times it.
+// orClock sizes or-ils rounds by the last round's time per kick.
 type orClock struct{ perKick time.Duration }
 
 // kicks returns the next round's kicks (0 before any round was timed).
@@ -64,8 +58,7 @@ func (c *orClock) kicks(want int, left time.Duration) int {
 	return orRoundKicks(want, c.perKick, left)
 }
 
-// timed records a round of kicks kicks that took dt (a descent alone
-// counts as 64).
+// timed records a round of kicks that took dt (a descent alone counts as 64).
 func (c *orClock) timed(dt time.Duration, kicks int) {
 	if kicks > 0 {
 		c.perKick = max(dt/time.Duration(kicks), time.Nanosecond)

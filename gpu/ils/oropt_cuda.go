@@ -48,13 +48,11 @@ type orRun struct {
 	evals, total     cu.DevicePtr
 	shared, cshared  int
 	hostEval, hostTo []uint64
-	// done marks a round's end; waiting on it leaves the host core to the CPU
-	// search beside the windows
+	// done marks a round's end, waited on to leave the host core to the CPU search
 	done cu.Event
 }
 
-// orGeometry returns the windows and replicas (replicas 0: as fill d) of n
-// cities in windows of at most L.
+// orGeometry returns the windows and replicas (0: as fill d) for n cities in windows of L.
 func orGeometry(d *device.Device, n, L, replicas int) (W, R int, err error) {
 	fn, ok := d.Fn("oropt_windows")
 	if !ok {
@@ -71,8 +69,7 @@ func orGeometry(d *device.Device, n, L, replicas int) (W, R int, err error) {
 	return W, min(16, max(1, slots/W)), nil
 }
 
-// orSlots is how many windows of at most L cities d runs at once: one
-// wave of oropt_windows (fn).
+// orSlots is how many windows of L cities d runs at once (one wave of fn).
 func orSlots(d *device.Device, fn cu.Function, L int) (int, error) {
 	wpb := orWarps(L)
 	blocks, err := fn.MaxActiveBlocksPerMultiProcessor(32*wpb, int64(wpb*orWindowBytes(L)))
@@ -256,8 +253,7 @@ func OrILS(ctx context.Context, in *solver.Instance, p solver.Params, o OrConfig
 	return ph, nil
 }
 
-// orStart is or-ils's start tour: Params.Start, the greedy tour (and its
-// lists) or, when asked or out of time, the space-filling curve.
+// orStart is or-ils's start: Params.Start, the greedy tour, or the curve when asked or late.
 func orStart(ctx context.Context, l *device.RunLoop, o OrConfig) (cur []int, nb *neighbor.Lists, err error) {
 	in := l.In
 	switch {
@@ -325,8 +321,7 @@ func (w *orWalk) step() (done bool, err error) {
 	l.Steps += int64(kicks) * int64(w.r.W) * int64(w.r.R)
 	l.BestLen = w.length0 - int64(gain) + w.globalDelta
 	l.Moves = int64(w.evals + w.globalEvals)
-	// start a pass only when the last one (at first 5 µs a city) fits twice
-	// in the time left
+	// start a pass only when the last (at first 5 µs a city) fits twice in the time left
 	est := max(w.lastGlobalDur, time.Duration(in.N)*5*time.Microsecond)
 	if w.o.Global > 0 && time.Since(w.lastGlobal) >= w.o.GlobalEvery() && time.Until(l.Deadline) > 2*est {
 		if w.nb == nil {
@@ -342,8 +337,7 @@ func (w *orWalk) step() (done bool, err error) {
 	return false, nil
 }
 
-// global makes the moves between windows: 2-opt then Or-opt descents over
-// the whole tour on the CPU, ending with the run, with phase snapshots.
+// global makes the moves between windows: CPU 2-opt then Or-opt descents over the whole tour.
 func (w *orWalk) global() error {
 	l := w.l
 	if err := w.download(); err != nil {

@@ -64,8 +64,7 @@ type threeOpt struct {
 	iter       int64
 }
 
-// movesPerRound is the number of moves one evaluation launch evaluates
-// for one solution (four reconnections per sample).
+// movesPerRound is the moves one evaluation launch makes for one solution.
 func (o *threeOpt) movesPerRound() int64 { return int64(o.G) * int64(o.T) * int64(o.S) * 4 }
 
 // newThreeOpt allocates P searches side by side (context thread).
@@ -90,8 +89,7 @@ func newThreeOpt(r *device.Run, in *solver.Instance, nb *neighbor.Lists, matrix 
 
 func (o *threeOpt) free() error { return o.bufs.FreeAll() }
 
-// upload sets every solution's tour, its inverse and its length (context
-// thread).
+// upload sets every solution's tour, inverse and length.
 func (o *threeOpt) upload(t []int, length int64) error {
 	c := make([]int32, o.P*o.n)
 	pos := make([]int32, o.P*o.n)
@@ -126,8 +124,7 @@ func (o *threeOpt) ilsRound(maxKicks int64) error {
 	return o.replace(maxKicks, threeOptPatience)
 }
 
-// replace queues the replacement kernel, which also ends the local search
-// after patience rounds without an improving sample, accepts and kicks.
+// replace queues the replacement kernel: descents end after patience rounds, then accept and kick.
 func (o *threeOpt) replace(maxKicks, patience int64) error {
 	name := "threeopt_ils_apply_" + o.dist.Suffix
 	return o.r.Launch(name, o.P, 1, o.r.Block(name, 1024), 0, o.r.Stream,
@@ -135,8 +132,7 @@ func (o *threeOpt) replace(maxKicks, patience int64) error {
 		o.bestTour, o.bestLen, maxKicks, patience, int64(threeOptWindow))
 }
 
-// startILS starts the searches from the uploaded tours: no best yet,
-// counters at zero (context thread).
+// startILS starts the searches from the uploaded tours, counters at zero.
 func (o *threeOpt) startILS() error {
 	l := make([]int64, o.P)
 	for s := range l {
@@ -162,8 +158,7 @@ func (o *threeOpt) downloadSol(dst []int, src cu.DevicePtr, s int) error {
 	return err
 }
 
-// bestSolution returns the solution with the shortest best length (the
-// kernels' distances) and that length (context thread).
+// bestSolution returns the solution with the shortest best length and that length.
 func (o *threeOpt) bestSolution() (int, int64, error) {
 	l := make([]int64, o.P)
 	if err := device.DtoH(l, o.bestLen); err != nil {
@@ -248,8 +243,7 @@ func (d *threeOptDeviceILS) take(sol int, tour bool) error {
 	return nil
 }
 
-// step queues threeOptDeviceRounds rounds, reads the state and, for a
-// snapshot or a target, takes the best solution's best tour.
+// step queues threeOptDeviceRounds rounds and reads the state, the best tour when needed.
 func (d *threeOptDeviceILS) step() (done bool, err error) {
 	o, l := d.o, d.l
 	due := l.Due
@@ -293,8 +287,7 @@ func (d *threeOptDeviceILS) view(s *solver.Snapshot) error {
 	return nil
 }
 
-// solveThreeOptILS is the GPU 3opt-ils engine: Delévacq et al.'s
-// ILS-RKBI_blocks, local search and iterated local search on the device.
+// solveThreeOptILS is GPU 3opt-ils: Delévacq et al.'s ILS-RKBI_blocks on the device.
 func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	r, err := device.NewRunIn(ctx)

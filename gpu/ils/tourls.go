@@ -7,8 +7,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// AlgoTourLS is the GPU engine of whole-tour 2-opt + Or-opt local search
-// over candidate lists (tourls.cu).
+// AlgoTourLS is the GPU whole-tour 2-opt + Or-opt descent over candidate lists (tourls.cu).
 const AlgoTourLS = "2opt-or"
 
 // tourLSDesc is 2opt-or's menu description.
@@ -31,15 +30,13 @@ const tourLSStartDefault = "sfc"
 // glsK is GLS_K of tourls.cu: neighbours per city.
 const glsK = 8
 
-// glsLevels is GLS_LEVELS: the levels of position blocks (32^l positions)
-// the moves claim.
+// glsLevels is GLS_LEVELS: the levels of position blocks the moves claim.
 const glsLevels = 6
 
 // glsMinN is the fewest cities the engine takes.
 const glsMinN = 16
 
-// GlsStartName names the start tour of a descent (given: Params.Start;
-// rounds and frags: the greedy start's, 0 when it did not run).
+// GlsStartName names a descent's start tour (rounds and frags: the greedy start's).
 func GlsStartName(given bool, rounds, frags int) string {
 	switch {
 	case given:
@@ -50,8 +47,7 @@ func GlsStartName(given bool, rounds, frags int) string {
 	return "curve"
 }
 
-// glsGridBits is k of the 2^k x 2^k grid for n cities: about two cities a
-// cell at most, at least one cell in four occupied on uniform instances.
+// glsGridBits is k of the 2^k grid for n cities: at most about two cities a cell.
 func glsGridBits(n int) int {
 	k := 1
 	for k < 13 && (1<<(2*k))*2 < n {
@@ -60,8 +56,7 @@ func glsGridBits(n int) int {
 	return k
 }
 
-// glsLevelSlots is the length of the per-level block arrays over n
-// positions (gls_level_base in the kernel).
+// glsLevelSlots is the per-level block arrays' length over n positions.
 func glsLevelSlots(n int) int {
 	s := 0
 	for l := 0; l < glsLevels; l++ {
@@ -80,8 +75,7 @@ func glsScan(counts, start []uint32) {
 	start[len(counts)] = s
 }
 
-// glsBox is the grid's origin and cells per unit for in's coordinates on a
-// 2^k grid.
+// glsBox is the 2^k grid's origin and cells per unit for in's coordinates.
 func glsBox(in *solver.Instance, k int) (minx, miny, inv float64) {
 	minx, miny = math.Inf(1), math.Inf(1)
 	maxx, maxy := math.Inf(-1), math.Inf(-1)

@@ -21,8 +21,7 @@ func init() {
 // glsBlock is the threads per block of every tourls kernel.
 const glsBlock = 256
 
-// glsRun is the device state of one 2opt-or descent; cities are ranks
-// along the Hilbert curve on the device.
+// glsRun is one 2opt-or descent's device state; cities are Hilbert ranks on the device.
 type glsRun struct {
 	ru           *device.Run
 	n, k, metric int
@@ -34,8 +33,7 @@ type glsRun struct {
 	greedy  bool // start from the greedy tour (glsgreedy.cu), else the curve
 }
 
-// glsStats counts a descent: passes (full: over every city), the moves
-// applied and their gain, and the device time of set-up and passes.
+// glsStats counts a descent's passes, moves, gain and device time.
 type glsStats struct {
 	Passes, full  int
 	moves         int64
@@ -122,8 +120,7 @@ func (g *glsRun) build(in *solver.Instance, given []int, st *glsStats) error {
 	return r.Sync("the neighbour lists")
 }
 
-// setStart replaces the curve by the given tour (city ids) or, when
-// g.greedy, the greedy tour, after the neighbour lists are launched.
+// setStart replaces the curve by the given tour or, when g.greedy, the greedy tour.
 func (g *glsRun) setStart(in *solver.Instance, given []int, st *glsStats) error {
 	r, n := g.ru, g.n
 	if len(given) != n {
@@ -173,8 +170,7 @@ func (g *glsRun) pass(off int, full bool) (found, applied, gain uint64, err erro
 	return g.hostCnt[0], g.hostCnt[1], g.hostCnt[2], err
 }
 
-// descend runs passes until two full passes in a row find no improving
-// move, ctx ends or the deadline passes (zero: none).
+// descend runs passes until two full ones find nothing, ctx ends or the deadline passes.
 func (g *glsRun) descend(ctx context.Context, deadline time.Time, seed uint64, st *glsStats) error {
 	full, empty := false, 0
 	for empty < 2 {
@@ -256,8 +252,7 @@ func GlsDescent(ctx context.Context, in *solver.Instance, given []int, greedy bo
 	return t, st, err
 }
 
-// solveTourLS is the 2opt-or engine: one descent to a local optimum (or
-// the time limit), its tour re-measured on the CPU by Finish.
+// solveTourLS is the 2opt-or engine: one descent, its tour re-measured by Finish.
 func solveTourLS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	if len(in.FixedEdges) > 0 {

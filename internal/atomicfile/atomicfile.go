@@ -18,8 +18,7 @@ import (
 	"sync"
 )
 
-// Resolve follows path to the file a link points to, so that replacing the
-// file keeps the link; a path that does not resolve is returned as is.
+// Resolve follows a link to its file, so replacing the file keeps the link (else path).
 func Resolve(path string) string {
 	if r, err := filepath.EvalSymlinks(path); err == nil {
 		return r
@@ -27,8 +26,7 @@ func Resolve(path string) string {
 	return path
 }
 
-// TempPattern is the os.CreateTemp pattern of path's temporary files: a
-// hidden name beside it that says what it will become.
+// TempPattern is the hidden temporary name pattern beside path.
 func TempPattern(path string) string { return "." + filepath.Base(path) + ".tmp-*" }
 
 // temps are the temporary files being written, removed by a second interrupt; closed stops new ones.
@@ -112,8 +110,7 @@ func Write(path string, fill func(io.Writer) error) (err error) {
 			return fmt.Errorf("%s: %v", path, unwrapPath(err))
 		}
 	}
-	// The rename is durable once the folder is synced; a folder that
-	// cannot be synced (some file systems) still has the complete file.
+	// The rename is durable once the folder is synced (where it can be).
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
@@ -121,8 +118,7 @@ func Write(path string, fill func(io.Writer) error) (err error) {
 	return nil
 }
 
-// Special reports whether st is a file Write writes directly: neither a
-// regular file nor a folder (a device, a named pipe).
+// Special reports whether Write writes st directly: a device or named pipe.
 func Special(st fs.FileInfo) bool { return !st.Mode().IsRegular() && !st.IsDir() }
 
 // writeDirect writes fill's output to the existing special file real (named path in errors).
@@ -145,8 +141,7 @@ func writeDirect(path, real string, fill func(io.Writer) error) error {
 	return nil
 }
 
-// unwrapPath drops the temporary file's name from a *PathError: messages
-// name the target instead.
+// unwrapPath drops the temporary file's name from a *PathError.
 func unwrapPath(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

@@ -11,14 +11,11 @@ type Driver struct {
 	Built bool
 	// Library is the driver library opened (its path), "" when none was.
 	Library string
-	// CUDAVersion is the CUDA version the driver supports, as
-	// cuDriverGetVersion gives it (12040 for 12.4); 0 when unknown.
+	// CUDAVersion is the driver's CUDA version (12040 for 12.4; 0: unknown).
 	CUDAVersion int
-	// Kernel is the NVIDIA kernel module's version from
-	// /proc/driver/nvidia/version, "" when it is not loaded.
+	// Kernel is the NVIDIA kernel module's version ("": not loaded).
 	Kernel string
-	// Err says why the GPU engines cannot start: the library missing, or
-	// cuInit's error. Nil when the driver started.
+	// Err says why the GPU engines cannot start (nil: the driver started).
 	Err error
 }
 

@@ -49,8 +49,7 @@ func main() {
 	}
 }
 
-// readNames reads one driver function a line, rejecting anything that is
-// not a cu* identifier (the names go into assembly) and duplicates.
+// readNames reads one cu* driver function a line, rejecting duplicates and other names.
 func readNames(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {

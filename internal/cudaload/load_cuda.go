@@ -91,8 +91,7 @@ var (
 	found    Driver
 )
 
-// Find reports the driver the program opened at start-up, and whether it
-// starts (cuInit); the first call does the work.
+// Find reports the driver opened at start-up and whether cuInit works; the first call does the work.
 func Find() Driver {
 	findOnce.Do(func() { found = find() })
 	return found
@@ -115,8 +114,7 @@ func find() Driver {
 	return d
 }
 
-// driverVersion calls cuDriverGetVersion through its stub: the CUDA version
-// the driver supports and the call's result (100 without a driver).
+// driverVersion calls cuDriverGetVersion through its stub (result 100 without a driver).
 func driverVersion() (version, result int) {
 	var v C.int
 	r := C.tsplab_cu_version(&v)

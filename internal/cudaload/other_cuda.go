@@ -2,6 +2,5 @@
 
 package cudaload
 
-// Find reports a driver linked at build time: off linux/amd64 the CUDA
-// variant names libcuda directly, so it started only because it is there.
+// Find reports a driver linked at build time (off linux/amd64 libcuda is named directly).
 func Find() Driver { return Driver{Built: true, Library: "libcuda (linked at build time)"} }

@@ -19,16 +19,13 @@ import (
 type Engine struct {
 	Algo string // registry name
 	On   string // backend: solver.BackendCPU or solver.BackendGPU
-	// Unavailable, when not nil, is what Available returns: an engine
-	// that cannot run here, as a GPU engine on a machine without one.
+	// Unavailable, when not nil, is what Available returns.
 	Unavailable error
-	// Schedule, when set, has the result report the schedule that ran, as
-	// the annealers do.
+	// Schedule, when set, has the result report the schedule, as the annealers do.
 	Schedule bool
 	// SetupDelay is spent in the start-tour phase before the first tour, as building candidate lists would.
 	SetupDelay time.Duration
-	// Account, when set, is the result's account (solver.Result.Account)
-	// and every search snapshot's (a pointer: engines compare by value).
+	// Account, when set, is the result's and every search snapshot's account.
 	Account *solver.Account
 }
 
@@ -37,8 +34,7 @@ var (
 	calls []solver.Params
 )
 
-// Register registers each engine with the solver registry; one under a
-// name without declared options takes the shared ones (an annealer's).
+// Register registers each engine; one without declared options takes the shared ones.
 func Register(es ...Engine) {
 	for _, e := range es {
 		solver.Register(e)
@@ -82,8 +78,7 @@ func (Engine) Describe() string { return "test engine: random 2-opt annealing" }
 // Available returns Unavailable.
 func (e Engine) Available() error { return e.Unavailable }
 
-// Solve anneals with random 2-opt moves until 100,000 temperature steps,
-// the context's deadline (1 s when it has none) or its end.
+// Solve anneals with random 2-opt moves for 100,000 steps, until ctx's deadline (1 s by default) or end.
 func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	mu.Lock()
 	calls = append(calls, p)
@@ -144,8 +139,7 @@ func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 	return res, err
 }
 
-// fakeRun is the state of one fake run: the tour, the best and the
-// moves tried.
+// fakeRun is one fake run's state.
 type fakeRun struct {
 	in              *solver.Instance
 	tour, best      []int

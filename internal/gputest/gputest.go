@@ -22,8 +22,7 @@ func WithOpts(p solver.Params, settings ...string) solver.Params {
 	return p
 }
 
-// Takes returns p without the options the GPU engine algo does not take:
-// the tests' quick annealing settings given to engines of every kind.
+// Takes returns p without the options GPU engine algo does not take.
 func Takes(algo string, p solver.Params) solver.Params {
 	q, _ := p.Split(solver.OptionsFor(algo, solver.BackendGPU).Names())
 	return q

@@ -14,12 +14,10 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// The device tests' kernel that faults on purpose (gpu/device/fault.cu),
-// looked up in the fatbin with the engines' kernels.
+// The device tests' faulting kernel (gpu/device/fault.cu).
 func init() { device.RegisterKernels("test_fault") }
 
-// MatrixInstance is an EXPLICIT instance of random integer distances
-// (symmetric, not metric).
+// MatrixInstance is an EXPLICIT instance of random symmetric distances.
 func MatrixInstance(n int, seed uint64) *solver.Instance {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	m := make([]int32, n*n)
@@ -32,8 +30,7 @@ func MatrixInstance(n int, seed uint64) *solver.Instance {
 	return solver.NewMatrixInstance("mat", n, m)
 }
 
-// TwoContexts are the settings that run an engine on two contexts of
-// device 0: the multi-device path on a host with one GPU.
+// TwoContexts run an engine on two contexts of device 0: the multi-device path on one GPU.
 const TwoContexts = device.OptGPUs + "=0,0"
 
 // MultiEngine looks up GPU engine name.
@@ -73,8 +70,7 @@ func NeedDevice(t testing.TB) *device.Device {
 	return d
 }
 
-// NeedRun opens a run for the test (closed when the test ends), or skips
-// the test when no GPU can run kernels.
+// NeedRun opens a run for the test (closed after it), or skips without a usable GPU.
 func NeedRun(t testing.TB) *device.Run {
 	t.Helper()
 	NeedDevice(t)
@@ -86,8 +82,7 @@ func NeedRun(t testing.TB) *device.Run {
 	return r
 }
 
-// RandomInstance is n cities at whole coordinates uniform in a square of
-// side scale, metric m.
+// RandomInstance is n cities at whole coordinates uniform in a square of side scale.
 func RandomInstance(n int, m solver.Metric, scale float64, seed uint64) *solver.Instance {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	x, y := make([]float64, n), make([]float64, n)
@@ -104,8 +99,7 @@ func QuickParams(seed uint64) solver.Params {
 	return WithOpts(p, "t0=100", "tend=1", "alpha=0.8", "sweeps=2", "k=5", "blocks=64")
 }
 
-// CheckResult fails t unless r's tour is a valid tour of in whose length is
-// the reported one, recomputed exactly.
+// CheckResult fails t unless r's tour is valid and exactly its reported length.
 func CheckResult(t *testing.T, name string, in *solver.Instance, r solver.Result) {
 	t.Helper()
 	if err := solver.ValidateTour(r.Tour, in.N); err != nil {

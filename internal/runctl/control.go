@@ -20,22 +20,19 @@ func Workers(p solver.Params) int {
 	return runtime.NumCPU()
 }
 
-// MaxSearches bounds the workers, searches or parallel moves an engine
-// accepts: more only slow a run down.
+// MaxSearches bounds an engine's workers, searches or parallel moves.
 const MaxSearches = 1024
 
 // SearchMemory is the memory the per-search state of one run may take.
 const SearchMemory = 1 << 30
 
-// SearchLimit returns how many searches of bytesPerCity bytes per city fit
-// in SearchMemory for n cities, at least 1 and at most MaxSearches.
+// SearchLimit returns how many searches of bytesPerCity fit in SearchMemory (1 to MaxSearches).
 func SearchLimit(n, bytesPerCity int) int {
 	per := bytesPerCity*max(n, 1) + 16<<10 // a goroutine's stack and bookkeeping
 	return max(1, min(MaxSearches, SearchMemory/per))
 }
 
-// CountSearches returns the parallel searches to run: asked (0: def)
-// capped by SearchLimit, an explicit value above it being an error.
+// CountSearches returns asked (0: def) capped by SearchLimit; an explicit excess is an error.
 func CountSearches(option string, asked, def, n, bytesPerCity int) (int, error) {
 	limit := SearchLimit(n, bytesPerCity)
 	if asked < 0 {
@@ -73,8 +70,7 @@ func ToInt(t []int32) []int {
 	return o
 }
 
-// CheckStart validates Params.Start against the instance, its fixed
-// edges included.
+// CheckStart validates Params.Start against the instance and its fixed edges.
 func CheckStart(in *solver.Instance, p solver.Params) error {
 	if p.Start == nil {
 		return nil
@@ -88,8 +84,7 @@ func CheckStart(in *solver.Instance, p solver.Params) error {
 	return nil
 }
 
-// RefuseFixed is the error of an engine that cannot keep fixed edges in
-// its tours, for an instance that has some.
+// RefuseFixed is the error of an engine that cannot keep fixed edges.
 func RefuseFixed(in *solver.Instance, name string) error {
 	if len(in.FixedEdges) == 0 {
 		return nil
@@ -116,15 +111,13 @@ type Control struct {
 	BestLen atomic.Int64 // its length
 }
 
-// Counter is a worker's counter on a cache line of its own, so
-// workers publishing counts do not slow each other down.
+// Counter is a worker's counter on its own cache line.
 type Counter struct {
 	V atomic.Int64 // the count
 	_ [56]byte
 }
 
-// NewControl returns the control of a run of p on nworkers workers that
-// began at start, its snapshots going to snaps.
+// NewControl returns the control of a run of p on nworkers workers begun at start.
 func NewControl(ctx context.Context, p solver.Params, nworkers int, snaps chan solver.Snapshot, start time.Time) *Control {
 	c := &Control{ctx: ctx, Start: start, target: p.Target, Moves: make([]Counter, nworkers)}
 	c.Deadline = solver.DeadlineOf(ctx, start)
@@ -134,8 +127,7 @@ func NewControl(ctx context.Context, p solver.Params, nworkers int, snaps chan s
 	return c
 }
 
-// SetupContext returns a context that ends with the run, for set-up
-// steps to give up in time.
+// SetupContext returns a context ending with the run, for set-up steps.
 func (c *Control) SetupContext() (context.Context, context.CancelFunc) {
 	if c.Deadline.IsZero() {
 		return context.WithCancel(c.ctx)
@@ -143,8 +135,7 @@ func (c *Control) SetupContext() (context.Context, context.CancelFunc) {
 	return context.WithDeadline(c.ctx, c.Deadline)
 }
 
-// SetPhase records the phase and says so at once, with the best tour
-// once one exists (never a phase-only snapshot read as length 0).
+// SetPhase records the phase and says so at once, with the best tour once there is one.
 func (c *Control) SetPhase(ph solver.Phase) {
 	c.mu.Lock()
 	c.Phase = ph
@@ -157,16 +148,14 @@ func (c *Control) SetPhase(ph solver.Phase) {
 	c.Snapshot(nil, c.BestLen.Load(), 0, 0, 0)
 }
 
-// SetAccount records the run's account so far, which the snapshots
-// carry from now on.
+// SetAccount records the run's account, which the snapshots carry from now on.
 func (c *Control) SetAccount(a solver.Account) {
 	c.mu.Lock()
 	c.account = &a
 	c.mu.Unlock()
 }
 
-// Heartbeat sends a snapshot of the best tour every interval until the
-// returned function is called, so that set-up steps show the run moving.
+// Heartbeat sends the best tour every interval until stopped, so set-up shows the run moving.
 func (c *Control) Heartbeat(interval time.Duration) (stop func()) {
 	done := make(chan struct{})
 	finished := make(chan struct{})
@@ -189,8 +178,7 @@ func (c *Control) Heartbeat(interval time.Duration) (stop func()) {
 	}
 }
 
-// Done reports whether the run must stop now (cancelled, out of time,
-// target reached or another worker said so) and records why.
+// Done reports whether the run must stop now, and records why.
 func (c *Control) Done() bool {
 	if c.Stop.Load() {
 		return true
@@ -212,14 +200,12 @@ func (c *Control) TimeFrac() float64 {
 	return min(max(f, 0), 1)
 }
 
-// Offer records t (length l) as the global best if it is better. It
-// copies t. It stops the run when the target is reached.
+// Offer records a copy of t (length l) as the global best if better, stopping at the target.
 func (c *Control) Offer(t []int32, l int64) {
 	c.OfferFn(l, func(dst []int32) []int32 { return append(dst, t...) })
 }
 
-// Reached stops the run when a tour of length l ends it: the target, or
-// length 0, which no tour can beat (TSPLIB distances are not negative).
+// Reached stops the run at the target or length 0 (no tour is shorter).
 func (c *Control) Reached(l int64) {
 	if c.target > 0 && l <= c.target {
 		c.Stopped.Store(true)
@@ -231,8 +217,7 @@ func (c *Control) Reached(l int64) {
 	}
 }
 
-// OfferFn is Offer for a tour that is costly to build: build is called
-// only when l improves the global best.
+// OfferFn is Offer for a costly tour: build runs only when l improves the best.
 func (c *Control) OfferFn(l int64, build func(dst []int32) []int32) {
 	if l >= c.BestLen.Load() {
 		return
@@ -295,8 +280,7 @@ func (c *Control) Snapshot(cur []int32, curLen int64, step int64, frac, temp flo
 	c.sink.Send(s)
 }
 
-// Trivial handles instances with fewer than 4 cities, where every tour has
-// the same length: it returns the start tour or the identity.
+// Trivial handles fewer than 4 cities (every tour alike): the start tour or the identity.
 func Trivial(in *solver.Instance, e solver.Engine, p solver.Params, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
 	t := p.Start
 	if t == nil {
@@ -310,8 +294,7 @@ func Trivial(in *solver.Instance, e solver.Engine, p solver.Params, snaps chan s
 	return solver.Finish(in, e, p, solver.Outcome{Tour: t, Start: start, Device: DeviceName(Workers(p))})
 }
 
-// Identity is the registry identity every CPU engine carries: its name
-// and description, the CPU backend, always available.
+// Identity is every CPU engine's registry identity: name, description, CPU, always available.
 type Identity struct {
 	ID, Desc string
 }
@@ -328,8 +311,7 @@ func (b Identity) Describe() string { return b.Desc }
 // Available is nil: a CPU engine always runs (solver.Engine).
 func (b Identity) Available() error { return nil }
 
-// ExactSmall solves instances of fewer than 8 cities by enumeration
-// (at most 6! tours), where local search moves have no room.
+// ExactSmall solves fewer than 8 cities by enumeration, where local search has no room.
 func ExactSmall(in *solver.Instance, e solver.Engine, p solver.Params, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
 	n := in.N
 	if n < 4 {

@@ -8,8 +8,7 @@ import (
 	"math/rand/v2"
 )
 
-// CheckEvery is how many moves a worker makes between looks at the clock,
-// the context, the target and the snapshot sink.
+// CheckEvery is the moves a worker makes between looks at the clock, context, target and sink.
 const CheckEvery = 4096
 
 // KicksPerCheck is the most kicks between looks at the clock when kicks evaluate few moves.
@@ -18,8 +17,7 @@ const KicksPerCheck = 64
 // Rand is a worker's private PCG stream.
 type Rand struct{ p rand.PCG }
 
-// Mix (splitmix64) scrambles seeds so that neighbouring seeds and stream indices
-// give unrelated streams.
+// Mix (splitmix64) scrambles seeds so neighbouring seeds give unrelated streams.
 func Mix(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
@@ -34,8 +32,7 @@ func NewRand(seed uint64, stream uint64) *Rand {
 	return r
 }
 
-// Intn returns a uniform integer in [0, n) (Lemire's multiply-shift; the
-// bias for n far below 2^64 is negligible).
+// Intn returns a uniform integer in [0, n) (Lemire's multiply-shift).
 func (r *Rand) Intn(n int) int {
 	hi, _ := bits.Mul64(r.p.Uint64(), uint64(n))
 	return int(hi)

@@ -27,14 +27,12 @@ func Euc(n int, side float64, rng *rand.Rand) *problem.Instance {
 	return coords(n, "rand", problem.Euc2D, func() float64 { return rng.Float64() * side })
 }
 
-// IntEuc returns a uniform random EUC_2D instance with integer
-// coordinates in [0, side), so that a written file reads back the same.
+// IntEuc returns a uniform EUC_2D instance with integer coordinates in [0, side).
 func IntEuc(n int, side float64, rng *rand.Rand) *problem.Instance {
 	return coords(n, "uniform", problem.Euc2D, func() float64 { return math.Floor(rng.Float64() * side) })
 }
 
-// Grid returns an instance of metric m with integer coordinates on a
-// small grid, so that ties and coincident cities are common.
+// Grid returns an instance of metric m on a small integer grid, full of ties.
 func Grid(n, side int, m problem.Metric, rng *rand.Rand) *problem.Instance {
 	return coords(n, "grid", m, func() float64 { return float64(rng.IntN(side)) })
 }
@@ -78,8 +76,7 @@ func MustValid(tb testing.TB, in *problem.Instance, tour []int, what string) {
 	}
 }
 
-// Gzip returns text compressed as gzip, for the readers' tests of
-// compressed files.
+// Gzip returns text gzipped, for the readers' tests.
 func Gzip(t testing.TB, text string) []byte {
 	t.Helper()
 	var b bytes.Buffer

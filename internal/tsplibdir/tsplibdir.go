@@ -34,8 +34,7 @@ func TSPLIBDir() string {
 	return ""
 }
 
-// ModuleRoot returns the directory holding go.mod, searching upward from
-// the working directory, or "".
+// ModuleRoot returns the directory holding go.mod above the working directory, or "".
 func ModuleRoot() string {
 	dir, err := os.Getwd()
 	if err != nil {
@@ -60,12 +59,10 @@ type TB interface {
 	Skipf(format string, args ...any)
 }
 
-// skipped counts the tests that Need or Instance skipped in this process,
-// for the summary line Main prints.
+// skipped counts the tests Need or Instance skipped, for Main's summary line.
 var skipped atomic.Int64
 
-// Need returns the TSPLIB folder or skips tb with a message saying how to
-// provide it.
+// Need returns the TSPLIB folder or skips tb, saying how to provide it.
 func Need(tb TB) string {
 	tb.Helper()
 	d := TSPLIBDir()
@@ -76,8 +73,7 @@ func Need(tb TB) string {
 	return d
 }
 
-// Instance returns the path of NAME.tsp in the TSPLIB folder, skipping tb
-// when the folder or the file is absent.
+// Instance returns NAME.tsp's path in the TSPLIB folder, skipping tb when missing.
 func Instance(tb TB, name string) string {
 	tb.Helper()
 	p := filepath.Join(Need(tb), name+".tsp")
@@ -91,8 +87,7 @@ func Instance(tb TB, name string) string {
 // Runner is the part of *testing.M that Main uses.
 type Runner interface{ Run() int }
 
-// RequireEnv names the environment variable that turns missing TSPLIB
-// data into a failing test package instead of skipped tests.
+// RequireEnv names the variable that makes missing TSPLIB data fail the package.
 const RequireEnv = "TSPLAB_REQUIRE_TSPLIB"
 
 // Main runs a package's tests from TestMain and exits: it reports tests skipped without TSPLIB data (failing them with
@@ -109,8 +104,7 @@ func Main(m Runner) {
 	os.Exit(code)
 }
 
-// CacheDirEnv names the environment variable that moves TSP Lab's cache
-// (solver/session.CacheDirEnv).
+// CacheDirEnv names the variable that moves TSP Lab's cache (session.CacheDirEnv).
 const CacheDirEnv = "TSPLAB_CACHE_DIR"
 
 func finish(code int, w io.Writer) int {

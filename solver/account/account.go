@@ -10,8 +10,7 @@ import "slices"
 // Account is what a run's search did, as typed figures in the file's units; a nil part or zero figure is one the
 // engine did not have.
 type Account struct {
-	// Search is the kind of search the run made ("" where the engine has
-	// one kind only).
+	// Search is the run's kind of search ("": the engine has one kind).
 	Search SearchKind `json:"search,omitempty"`
 	// Workers is the CPU workers the search ran on (0: not said).
 	Workers int `json:"workers,omitempty"`
@@ -19,29 +18,23 @@ type Account struct {
 	Lists *ListsAccount `json:"lists,omitempty"`
 	// Pool is the population search's pool of tours.
 	Pool *PoolAccount `json:"pool,omitempty"`
-	// EAX is the population search's populations evolved by edge
-	// assembly crossover.
+	// EAX is the population search's EAX populations.
 	EAX *EAXAccount `json:"eax,omitempty"`
 	// Restarts are the merged search's restarts from the best tour.
 	Restarts *RestartAccount `json:"restarts,omitempty"`
-	// Windows is the path improver beside the partition search (the GPU's
-	// windows of the tour, in GPU auto).
+	// Windows is the path improver beside the partition search.
 	Windows *WindowsAccount `json:"windows,omitempty"`
-	// TourWindows is the population search on windows of the tour that
-	// follows a partition search (auto's windows option).
+	// TourWindows is the population search on windows after a partition search.
 	TourWindows *TourWindowsAccount `json:"tour_windows,omitempty"`
 	// GPU is the GPU's share of the run.
 	GPU *GPUAccount `json:"gpu,omitempty"`
 	// Route is the path the run's tour became (nil: a tour).
 	Route *RouteAccount `json:"route,omitempty"`
-	// LastGain is the part of the search that found the best tour last
-	// ("": not said).
+	// LastGain is the part of the search that found the best tour last ("": not said).
 	LastGain Source `json:"last_gain,omitempty"`
-	// Unfinished reports that no climb of a climber ended in the time
-	// given: the tour is where the time limit left the best climb.
+	// Unfinished: no climb ended in the time given; the tour is where time ran out.
 	Unfinished bool `json:"unfinished,omitempty"`
-	// Warnings are parts of the run that failed and what they said (the
-	// run went on without them): the only free text of the account.
+	// Warnings are the parts of the run that failed and what they said.
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -52,13 +45,11 @@ type SearchKind string
 const (
 	// SearchIndependent: each worker searches the whole tour alone.
 	SearchIndependent SearchKind = "independent"
-	// SearchMerged: each worker kicks in its own stretch of one tour,
-	// their changes merged.
+	// SearchMerged: each worker kicks in its stretch of one tour, changes merged.
 	SearchMerged SearchKind = "merged"
 	// SearchPartition: all workers on pieces of one tour.
 	SearchPartition SearchKind = "partition"
-	// SearchPopulation: a population evolved by edge assembly crossover,
-	// then a pool of tours recombined by partition crossover.
+	// SearchPopulation: an EAX population, then a pool of tours recombined by partition crossover.
 	SearchPopulation SearchKind = "population"
 )
 
@@ -71,8 +62,7 @@ const (
 	SourceDescent Source = "descent"
 	// SourceEAX: the evolution of a population by edge assembly crossover.
 	SourceEAX Source = "eax"
-	// SourceCrossover: a partition crossover of two pool members,
-	// descended.
+	// SourceCrossover: a descended partition crossover of two pool members.
 	SourceCrossover Source = "crossover"
 	// SourceGPU: the GPU's searches on the pool's tours.
 	SourceGPU Source = "gpu"
@@ -94,19 +84,15 @@ const (
 // ListsAccount is the candidate lists a local search ended on.
 type ListsAccount struct {
 	Kind ListKind `json:"kind"`
-	// AscentOnGPU reports that the ascent behind alpha lists ran on the
-	// GPU.
+	// AscentOnGPU: the alpha lists' ascent ran on the GPU.
 	AscentOnGPU bool `json:"ascent_on_gpu,omitempty"`
-	// DuringSearch reports that the alpha lists came from an ascent that
-	// ended while the search ran on other lists.
+	// DuringSearch: the alpha lists came from an ascent that ended during the search.
 	DuringSearch bool `json:"during_search,omitempty"`
-	// AscentSeconds is the time the ascent behind alpha lists was given
-	// and did not end within, where Kind is not alpha (0: none asked for).
+	// AscentSeconds is the time the alpha lists' ascent was given and overran.
 	AscentSeconds float64 `json:"ascent_not_done_within_s,omitempty"`
 }
 
-// PoolAccount is a population search's pool of tours and what was done
-// with it.
+// PoolAccount is a population search's pool and what was done with it.
 type PoolAccount struct {
 	Tours    int `json:"tours"`
 	Capacity int `json:"capacity"`
@@ -119,30 +105,25 @@ type PoolAccount struct {
 	Crossovers int `json:"crossovers"`
 	Gained     int `json:"crossovers_gained"`
 	Entered    int `json:"children_entered"`
-	// Merges is the crossovers of a worker's tour with members that
-	// shortened it before it was offered.
+	// Merges is the crossovers with members that shortened a worker's tour.
 	Merges int `json:"merge_gains"`
 	// FromGPU is the members that came from the GPU's searches.
 	FromGPU int `json:"from_gpu,omitempty"`
 }
 
-// EAXAccount is a population search's populations evolved by edge
-// assembly crossover.
+// EAXAccount is a population search's EAX populations.
 type EAXAccount struct {
 	// Populations is the populations evolved; each after the first holds the best so far.
 	Populations int `json:"populations"`
 	// Tours is the latest population's members; FromGPU the members the GPU searched.
 	Tours   int `json:"tours"`
 	FromGPU int `json:"from_gpu,omitempty"`
-	// Descents is the descents the latest population wants; Built those
-	// ended (a snapshot's, while the population is built).
+	// Descents the latest population wants; Built those ended.
 	Descents int `json:"descents,omitempty"`
 	Built    int `json:"descents_built,omitempty"`
-	// Generations is the generations of all populations (a snapshot's:
-	// of the one under way).
+	// Generations of all populations.
 	Generations int `json:"generations"`
-	// FirstBest is the shortest member of the first population before
-	// its first generation, Best the shortest member at the end.
+	// FirstBest is the first population's shortest member before evolving; Best the shortest since.
 	FirstBest float64 `json:"first_best,omitempty"`
 	Best      float64 `json:"best,omitempty"`
 }
@@ -150,16 +131,13 @@ type EAXAccount struct {
 // RestartAccount is the merged search's restarts from the best tour.
 type RestartAccount struct {
 	Count int `json:"count"`
-	// Gained is the crossovers of a restart's tour with the best that
-	// gave a shorter best.
+	// Gained is the restarts' crossovers with the best that shortened it.
 	Gained int `json:"crossovers_gained"`
 }
 
-// WindowsAccount is the path improver beside a partition search: the
-// stretches of the tour it took, and what they gave.
+// WindowsAccount is the path improver beside a partition search and what it did.
 type WindowsAccount struct {
-	// Improved is the stretches it gave back shorter, Gain their gain in
-	// all (file units), Refused the stretches it declined.
+	// Improved stretches, their Gain (file units), and Refused stretches.
 	Improved int     `json:"improved"`
 	Gain     float64 `json:"gain"`
 	Refused  int     `json:"refused,omitempty"`
@@ -171,11 +149,9 @@ type WindowsAccount struct {
 
 // TourWindowsAccount is the population search on windows of the tour, each an open path spliced back when shorter.
 type TourWindowsAccount struct {
-	// From is when the windows took over from the partition search, in
-	// seconds from the run's start.
+	// From is when the windows took over, in seconds from the run's start.
 	From float64 `json:"from_seconds"`
-	// Size is the cities of a round's shortest window, Cores the cores a
-	// window's search took.
+	// Size is a round's shortest window's cities, Cores a window search's cores.
 	Size  int `json:"size"`
 	Cores int `json:"cores"`
 	// Rounds begun, windows Searched, Improved (spliced back shorter) and their Gain (file units).
@@ -189,26 +165,22 @@ type TourWindowsAccount struct {
 
 // GPUAccount is the GPU's share of a run.
 type GPUAccount struct {
-	// Alone reports that GPU auto's CPU search ran without the GPU's
-	// searches (the ascent may still have run there: Lists).
+	// Alone: GPU auto's CPU search ran without the GPU's searches.
 	Alone bool `json:"cpu_alone,omitempty"`
-	// NoPool says why a population search took no GPU pool ("": it did,
-	// or none was offered).
+	// NoPool says why a population search took no GPU pool ("": it did or none offered).
 	NoPool NoPoolReason `json:"no_pool,omitempty"`
 	// Rounds of the GPU's searches, TourSlots a round, tours Improved and their Kicks.
 	Rounds    int   `json:"rounds,omitempty"`
 	TourSlots int   `json:"tours_a_round,omitempty"`
 	Improved  int   `json:"tours_improved,omitempty"`
 	Kicks     int64 `json:"kicks,omitempty"`
-	// Entered is its tours the pool took, Bests those that were the
-	// best so far, Members the pool's members from it at the end.
+	// Entered pool tours, Bests the best so far, Members the pool's members.
 	Entered int `json:"tours_entered,omitempty"`
 	Bests   int `json:"new_bests,omitempty"`
 	Members int `json:"members_at_end,omitempty"`
 	// Start is the GPU's descent of the start tour (nil: none).
 	Start *GPUStart `json:"start,omitempty"`
-	// EarlyTours reports that or-ils on the GPU gave the run's first
-	// tours, before the CPU search's first.
+	// EarlyTours: or-ils on the GPU gave the run's first tours.
 	EarlyTours bool `json:"early_tours,omitempty"`
 	// Contexts the searches ran on, PerContext each; Selected the contexts asked for when more.
 	Contexts   int `json:"contexts,omitempty"`
@@ -236,8 +208,7 @@ type GPUStart struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// RouteAccount is the path a run's tour became: open (both ends free)
-// or between the cities From and To (their labels).
+// RouteAccount is the path a run's tour became: open, or between From and To.
 type RouteAccount struct {
 	Open bool   `json:"open,omitempty"`
 	From string `json:"from,omitempty"`

@@ -89,8 +89,7 @@ func (s *sparseBoruvka) keyLayout(pi []int64) (base int64, idxBits uint, ok bool
 	return base, idxBits, true
 }
 
-// reset makes every city its own component, active and a root, of
-// degree 0.
+// reset makes every city its own active root component of degree 0.
 func (s *sparseBoruvka) reset() {
 	n := len(s.comp)
 	s.uf.Reset()
@@ -147,8 +146,7 @@ func (s *sparseBoruvka) offer(pi []int64, base int64, idxBits uint) {
 	s.active = s.active[:na]
 }
 
-// join adds every component's cheapest edge to the tree and returns how
-// many edges joined two components and their summed weight.
+// join adds each component's cheapest edge to the tree and returns the joins and their weight.
 func (s *sparseBoruvka) join(base int64, idxBits uint) (joined int, sum int64) {
 	g := s.g
 	mask := uint64(1)<<idxBits - 1
@@ -173,8 +171,7 @@ func (s *sparseBoruvka) join(base int64, idxBits uint) (joined int, sum int64) {
 	return joined, sum
 }
 
-// relabel keeps the roots that are still roots and points every city at
-// its component's root.
+// relabel keeps the roots still roots and points every city at its root.
 func (s *sparseBoruvka) relabel() {
 	nr := 0
 	for _, r := range s.roots {
@@ -198,8 +195,7 @@ type leafPick struct {
 	leaf, other int32
 }
 
-// leafEdge is the 1-tree's extra edge: the dearest second-cheapest edge
-// of a leaf, ties by the larger edge index as on the GPU (leaf -1: none).
+// leafEdge is the 1-tree's extra edge: a leaf's dearest second-cheapest edge.
 func (s *sparseBoruvka) leafEdge(pi []int64) leafPick {
 	g := s.g
 	better := func(a, b leafPick) bool { return a.w > b.w || (a.w == b.w && a.e > b.e) }

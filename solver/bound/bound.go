@@ -19,18 +19,14 @@ const Precision = 100
 type Options struct {
 	// Time bounds the ascent and the exact evaluation, the ascent leaving time for the latter (0: the whole schedule).
 	Time time.Duration
-	// MaxPeriod caps the ascent's first period, N/2 (at least 100) else:
-	// 0 means defaultMaxPeriod, a negative value no cap (LKH's schedule).
+	// MaxPeriod caps the first period (0: defaultMaxPeriod, negative: no cap).
 	MaxPeriod int
-	// Neighbors is the number of quadrant neighbours per city in the
-	// candidate graph; 0 means DefaultNeighbors.
+	// Neighbors is the candidate graph's quadrant neighbours a city (0: DefaultNeighbors).
 	Neighbors int
-	// Progress, when not nil, is called from the computing goroutine at
-	// most every ProgressInterval while the ascent improves.
+	// Progress, when not nil, is called at most every ProgressInterval during the ascent.
 	Progress func(Progress)
 
-	// Device, when not nil, opens the accelerator that runs the ascent
-	// (gpu.BoundDevice); the graph and the exact evaluation stay here.
+	// Device, when not nil, opens the accelerator that runs the ascent (gpu.BoundDevice).
 	Device func() (Device, error)
 	// Thorough makes the ascent converge further below ThoroughMaxN cities: LKH's short schedule suffices for
 	// alpha-nearness, not for a bound a gap is measured against.
@@ -91,8 +87,7 @@ func (opts Options) neighbors(n int) int {
 // thorough reports whether opts.Thorough changes the ascent on n cities.
 func (opts Options) thorough(n int) bool { return opts.Thorough && n < ThoroughMaxN }
 
-// DefaultNeighbors is the number of quadrant neighbours per city in the
-// candidate graph when Options.Neighbors is 0.
+// DefaultNeighbors is the candidate graph's quadrant neighbours a city by default.
 const DefaultNeighbors = 10
 
 // ProgressInterval is the least time between two Options.Progress calls.
@@ -101,34 +96,28 @@ const ProgressInterval = 100 * time.Millisecond
 // Progress reports the ascent as it runs.
 type Progress struct {
 	Iteration int
-	// Estimate is the best 1-tree bound found so far on the candidate
-	// graph: not proven until evaluated on the complete graph.
+	// Estimate is the best 1-tree bound on the candidate graph, unproven until evaluated.
 	Estimate float64
 	Elapsed  time.Duration
 }
 
 // Result is a proven lower bound and how it was found.
 type Result struct {
-	// Bound is a lower bound of every tour's length: the minimum 1-tree
-	// of the complete graph under the best penalties found, rounded up.
+	// Bound is a lower bound of every tour: the complete graph's minimum 1-tree under the best penalties.
 	Bound int64
 	// Estimate is the ascent's best bound on the candidate graph.
 	Estimate float64
 	// Iterations counts the minimum 1-trees computed by the ascent.
 	Iterations int
-	// Elapsed is the whole time; Evaluation the part spent on the
-	// complete graph.
+	// Elapsed is the whole time; Evaluation the complete graph's part.
 	Elapsed, Evaluation time.Duration
-	// Optimal reports that the final 1-tree is a tour: Bound is then the
-	// optimum.
+	// Optimal: the final 1-tree is a tour, so Bound is the optimum.
 	Optimal bool
 	// Device reports that the ascent ran on Options.Device.
 	Device bool
-	// Stopped reports that the time limit or the context ended the ascent
-	// before its schedule.
+	// Stopped: the time limit or context ended the ascent early.
 	Stopped bool
-	// Shared reports that the ascent was another caller's (under way or
-	// the last whole one kept): Elapsed is then the wait for it.
+	// Shared: the ascent was another caller's.
 	Shared bool
 	// Cached: the bound came from the user's cache, only Bound, Optimal and Stopped set.
 	Cached bool
@@ -141,8 +130,7 @@ type Result struct {
 	tree *oneTree
 }
 
-// GapPercent returns how far length lies above the bound, in percent of
-// the bound: a proven upper limit of its distance from the optimum.
+// GapPercent returns how far length lies above the bound, in percent of it.
 func (r Result) GapPercent(length int64) float64 {
 	if r.Bound <= 0 {
 		return 0
@@ -177,12 +165,10 @@ func UntilDone(ctx context.Context, ascent func(context.Context, <-chan struct{}
 	return ascent(context.WithoutCancel(ctx), stop, in, opts)
 }
 
-// StopGrace is how long an exact evaluation may run after StopAscent's
-// stop closes: a few thousand cities' worth, and a second to act at most.
+// StopGrace is how long an exact evaluation may run after StopAscent's stop.
 const StopGrace = 500 * time.Millisecond
 
-// ErrStopped is StopAscent's error when stop closed before any bound was
-// proven.
+// ErrStopped is StopAscent's error when stop came before any bound.
 var ErrStopped = errors.New("bound: stopped before a first bound was proven")
 
 func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts Options) (Result, error) {
@@ -341,8 +327,7 @@ func phases(ctx context.Context, stop <-chan struct{}, start time.Time, limit ti
 	}
 }
 
-// cutShort is the error of a computation cut short before any bound by
-// err: ctx's error, ErrStopped, the time limit's, or err itself.
+// cutShort is the error of a computation cut short before any bound.
 func cutShort(ctx context.Context, stop <-chan struct{}, hard context.Context, limit time.Duration, err error) error {
 	switch {
 	case ctx.Err() != nil:
@@ -367,8 +352,7 @@ func ascentHalt(soft context.Context, start time.Time, limit, evalCost time.Dura
 	}
 }
 
-// only is the result for an instance of at most three cities, whose one
-// tour is optimal and its own bound.
+// only is the result for at most three cities, whose one tour is its own bound.
 func (res Result) only(start time.Time) Result {
 	res.Bound = solver.TourLength(res.in, solver.IdentityTour(res.in.N))
 	res.Estimate = float64(res.Bound)
@@ -404,8 +388,7 @@ func isClosed(c <-chan struct{}) bool {
 	}
 }
 
-// openDevice calls open, giving up when ctx is done first; a device
-// opened after that is closed in the background.
+// openDevice calls open, giving up when ctx ends first (a late device is closed).
 func openDevice(ctx context.Context, open func() (Device, error)) (Device, error) {
 	type opened struct {
 		d   Device
@@ -454,8 +437,7 @@ func ceilDiv(a, b int64) int64 {
 	return q
 }
 
-// Device runs the ascent's arithmetic on an accelerator (see
-// solver.AscentDevice, where engines and the GPU name it too).
+// Device runs the ascent's arithmetic on an accelerator (solver.AscentDevice).
 type Device = solver.AscentDevice
 
 // Graph is the candidate graph handed to a Device (solver.AscentGraph).
@@ -577,8 +559,7 @@ func (a *ascender) periods(initialPeriod int) (stopped bool, err error) {
 	return false, nil
 }
 
-// step takes one step of size t: improved when its 1-tree beats the best
-// (kept, and reported), stop when halt ended the ascent before or after.
+// step takes a step of size t: improved when its 1-tree beats the best.
 func (a *ascender) step(t int64) (improved, stop bool, err error) {
 	if a.halt() {
 		return false, true, nil

@@ -11,8 +11,7 @@ import (
 	"github.com/tsplab/tsplab/solver/internal/unionfind"
 )
 
-// oneTree is a minimum 1-tree under the weights
-// Precision·d(i,j) + π_i + π_j: a spanning tree and one more edge at a leaf.
+// oneTree is a minimum 1-tree under Precision·d(i,j) + π_i + π_j.
 type oneTree struct {
 	parent []int32 // tree edges (i, parent[i]); -1 at the root
 	leaf   int32   // the special leaf

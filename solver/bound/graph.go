@@ -90,8 +90,7 @@ func planeView(in *solver.Instance) *solver.Instance {
 		sy += math.Sin(lon * math.Pi / 180)
 	}
 	mid := math.Atan2(sy, sx) * 180 / math.Pi
-	// Metres times 10^ScaleExp, as the instance measures: EUC_2D's rounding
-	// then keeps as many digits as the instance's own distances.
+	// Metres times 10^ScaleExp, as the instance measures
 	unit := solver.EarthRadius * math.Pow10(in.ScaleExp) * math.Pi / 180
 	x, y := make([]float64, in.N), make([]float64, in.N)
 	for i := range in.N {
@@ -127,8 +126,7 @@ func (g *graph) export() Graph {
 	return Graph{Off: g.off, Adj: g.adj, Dist: g.d, Rev: g.rev}
 }
 
-// reverseEdges returns for every edge (u, v) the index of (v, u): rows are
-// sorted, so a binary search in v's row finds it.
+// reverseEdges returns each edge's reverse's index, by binary search in the sorted rows.
 func reverseEdges(g *graph) []int32 {
 	n := len(g.off) - 1
 	rev := make([]int32, len(g.adj))

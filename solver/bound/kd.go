@@ -78,8 +78,7 @@ func (t *kdTree) build(lo, hi int32) int32 {
 	return id
 }
 
-// selectNth reorders p so that p[k] holds the city of rank k by coord,
-// smaller before and larger after (Hoare's selection).
+// selectNth reorders p so p[k] holds the city of rank k by coord.
 func selectNth(p []int32, k int, coord []float64) {
 	lo, hi := 0, len(p)-1
 	for hi > lo {
@@ -134,8 +133,7 @@ func (t *kdTree) setPenalties(pi []int64) {
 	}
 }
 
-// setComponents stores in every node the component all its cities belong
-// to, or -1 when they belong to several.
+// setComponents stores in every node its cities' common component, or -1.
 func (t *kdTree) setComponents(comp []int32) {
 	for id := len(t.nodes) - 1; id >= 0; id-- {
 		nd := &t.nodes[id]
@@ -157,8 +155,7 @@ func (t *kdTree) setComponents(comp []int32) {
 	}
 }
 
-// edgeKey orders edges by weight, ties by their end points, so that every
-// edge weight is distinct as Borůvka's algorithm needs.
+// edgeKey orders edges by weight then ends, so every weight is distinct, as Borůvka needs.
 type edgeKey struct {
 	w    int64
 	a, b int32 // a < b; a == -1 for no edge

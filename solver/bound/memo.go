@@ -11,8 +11,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// memoKey is what makes two requests the same ascent: the same instance
-// value, the options that change its steps and where it runs.
+// memoKey is what makes two requests the same ascent.
 type memoKey struct {
 	in                   *solver.Instance
 	neighbors, maxPeriod int
@@ -38,8 +37,7 @@ type Ascents struct {
 
 var _ solver.Ascents = (*Ascents)(nil)
 
-// join returns the ascent of key that is under way or finished complete,
-// or a new flight that the caller then computes (leader true) and lands.
+// join returns key's ascent under way or complete, or a new flight the caller leads.
 func (memo *Ascents) join(key memoKey) (f *flight, leader bool) {
 	memo.mu.Lock()
 	defer memo.mu.Unlock()
@@ -51,8 +49,7 @@ func (memo *Ascents) join(key memoKey) (f *flight, leader bool) {
 	return f, true
 }
 
-// lookup returns the kept whole ascent of key or the one under way, nil
-// when there is neither (memo.mu held).
+// lookup returns key's kept or running ascent (nil: neither; memo.mu held).
 func (memo *Ascents) lookup(key memoKey) *flight {
 	if f := memo.finished; f != nil && f.key == key {
 		return f
@@ -63,8 +60,7 @@ func (memo *Ascents) lookup(key memoKey) *flight {
 	return nil
 }
 
-// land records the leader's outcome and wakes the waiters; only a whole
-// ascent is kept for later requests.
+// land records the leader's outcome and wakes the waiters; only a whole ascent is kept.
 func (memo *Ascents) land(f *flight, res Result, err error) {
 	memo.mu.Lock()
 	defer memo.mu.Unlock()
@@ -129,8 +125,7 @@ func (memo *Ascents) Compute(ctx context.Context, in *solver.Instance, opts Opti
 // StopAscent is the package's StopAscent run once for concurrent callers, a later one answered from the last whole ascent.
 func (memo *Ascents) StopAscent(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts Options) (Result, error) {
 	if in == nil || in.N <= 3 || opts.Progress != nil || ctx.Err() != nil {
-		// nothing to share: one tour, or a caller that follows the
-		// ascent's progress
+		// nothing to share: one tour, or a caller following the ascent's progress
 		return compute(ctx, stop, in, opts)
 	}
 	start := time.Now()
@@ -163,8 +158,7 @@ func (memo *Ascents) Alpha(ctx context.Context, in *solver.Instance, k int, opts
 	start := time.Now()
 	res, err := memo.Compute(ctx, in, Options{Time: opts.Time, Device: opts.Device})
 	if err != nil && opts.Device != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
-		// the accelerator failed (its context opens in the background,
-		// so a failure to open shows here): the cores, in the time left
+		// the accelerator failed: the cores run the ascent in the time left
 		var o Options
 		if opts.Time > 0 {
 			o.Time = opts.Time - time.Since(start)

@@ -5,8 +5,7 @@ import (
 	"sync/atomic"
 )
 
-// sparseTree computes minimum 1-trees of the candidate graph, reusing its
-// buffers from one ascent iteration to the next.
+// sparseTree computes the candidate graph's minimum 1-trees, reusing its buffers.
 type sparseTree struct {
 	g      *graph
 	parent []int32
@@ -14,8 +13,7 @@ type sparseTree struct {
 	heap   []int32 // binary min-heap of cities by key
 	pos    []int32 // place of each city in heap, -1 outside, -2 done
 	deg    []int32
-	// quit, when set, abandons a run part-way (its result is then
-	// meaningless): a stopped ascent does not wait for a 1-tree.
+	// quit, when set, abandons a run part-way
 	quit *atomic.Bool
 }
 

@@ -26,8 +26,7 @@ func Version() string {
 	return "dev"
 }
 
-// Commit is the commit the build was made from (abbreviated), or "" when
-// neither the link nor Go's VCS stamp recorded one.
+// Commit is the build's abbreviated commit, or "" when unknown.
 func Commit() string {
 	if commit != "" {
 		return commit
@@ -54,8 +53,7 @@ func String() string {
 	return v + " (commit " + c + ")"
 }
 
-// shorten abbreviates a full commit hash to the 12 digits git describe's
-// peers print.
+// shorten abbreviates a commit hash to 12 digits.
 func shorten(h string) string {
 	if len(h) > 12 {
 		return h[:12]

@@ -11,8 +11,7 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// Random returns a uniformly random permutation of 0..n-1 (n ≤ 0 gives an
-// empty tour).
+// Random returns a uniformly random permutation of 0..n-1.
 func Random(n int, rng *rand.Rand) []int {
 	t := problem.IdentityTour(max(n, 0))
 	rng.Shuffle(len(t), func(i, j int) { t[i], t[j] = t[j], t[i] })
@@ -25,12 +24,10 @@ func NearestNeighbor(in *problem.Instance, start int, nb *neighbor.Lists) []int 
 	return t
 }
 
-// checkEvery is how many construction steps go between looks at the
-// context.
+// checkEvery is the construction steps between looks at the context.
 const checkEvery = 1024
 
-// NearestNeighborContext is NearestNeighbor that gives up when ctx is
-// done, returning ctx's error and no tour.
+// NearestNeighborContext is NearestNeighbor giving up with ctx's error when ctx ends.
 func NearestNeighborContext(ctx context.Context, in *problem.Instance, start int, nb *neighbor.Lists) ([]int, error) {
 	n := in.N
 	if n <= 0 {
@@ -127,8 +124,7 @@ func Greedy(in *problem.Instance, nb *neighbor.Lists) []int {
 	return t
 }
 
-// GreedyContext is Greedy that gives up when ctx is done, returning ctx's
-// error and no tour.
+// GreedyContext is Greedy giving up with ctx's error when ctx ends.
 func GreedyContext(ctx context.Context, in *problem.Instance, nb *neighbor.Lists) ([]int, error) {
 	n := in.N
 	if n <= 3 {
@@ -255,8 +251,7 @@ func (f *fragments) walk() []int {
 	return t
 }
 
-// endEdges returns candidate edges between each of the given cities and
-// its k nearest others among them, shortest first, each edge once.
+// endEdges returns edges between each given city and its k nearest among them.
 func endEdges(in *problem.Instance, ends []int32, k int) []candEdge {
 	m := len(ends)
 	k = min(k, m-1)

@@ -79,8 +79,7 @@ func sortEdges(edges []candEdge) {
 	}
 }
 
-// sortEdgesPacked is sortEdges by packed keys; it reports false, and
-// leaves edges as they were, when the edges do not fit.
+// sortEdgesPacked is sortEdges by packed keys; false, edges untouched, when they do not pack.
 func sortEdgesPacked(edges []candEdge) bool {
 	var maxD int64
 	var maxV int32

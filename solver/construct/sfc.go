@@ -8,8 +8,7 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// hilbertOrder is the resolution of the space-filling curve: coordinates
-// are scaled onto a 2^16 × 2^16 grid.
+// hilbertOrder is the curve's resolution: a 2^16 × 2^16 grid.
 const hilbertOrder = 16
 
 // SpaceFillingCurve returns the cities in Hilbert-curve order (Bartholdi & Platzman), without coordinates the

@@ -25,12 +25,10 @@ type Plan struct {
 	run       solver.ScheduleRun
 }
 
-// MinFittedSteps is the fewest temperature steps a fitted schedule takes,
-// so that T drops by at most about 9 % a step.
+// MinFittedSteps is the fewest steps of a fitted schedule.
 const MinFittedSteps = 100
 
-// probeShare is the part of a step's iterations the probe runs at T0:
-// enough to measure the rate, little of a small budget.
+// probeShare is the share of a step the probe runs at T0 to measure the rate.
 const probeShare = 10
 
 // New returns the schedule from t0 to tend (Lam's alpha, iters a step) for n cities, fitted to budget (0: unchanged).
@@ -65,8 +63,7 @@ func (c *Plan) Next(t float64, iters int64, elapsed time.Duration) (alpha float6
 	c.measure(iters, elapsed)
 	left := c.budget - elapsed
 	if c.stepIters == 0 {
-		// After the probe: Lam's steps if the budget holds MinFittedSteps
-		// of them, else shorter ones.
+		// After the probe: Lam's steps if the budget holds MinFittedSteps of them, else shorter.
 		total := c.rate * c.budget.Seconds()
 		c.stepIters = max(1, min(c.iters, int64(total/MinFittedSteps)))
 		c.run.Sweeps = float64(c.stepIters) / float64(c.n)
@@ -81,8 +78,7 @@ func (c *Plan) Next(t float64, iters int64, elapsed time.Duration) (alpha float6
 	return alpha, c.stepIters
 }
 
-// measure updates the rate, an average weighted towards recent steps: a
-// change of load shows, one slow step does not swing the plan.
+// measure updates the rate, weighted towards recent steps.
 func (c *Plan) measure(iters int64, elapsed time.Duration) {
 	di, dt := iters-c.lastIters, elapsed-c.lastTime
 	if di <= 0 || dt <= 0 {
@@ -108,18 +104,15 @@ func (c *Plan) fit(t float64, left time.Duration) (a float64, settled bool) {
 		// No time for more: this step is the last.
 		return lastFactor(t, c.tend), false
 	}
-	// steps - 1 factors between the coming step's T and the last step's,
-	// which sits just above tend (Lam's rule: steps while T > tend).
+	// steps - 1 factors between the coming step's T and the last one's, just above tend
 	a = math.Pow(c.tend/t, 1/(steps-1))
 	return min(max(a, lastFactor(t, c.tend)), 1-1e-12), steps > 10
 }
 
-// lastFactor is the factor that takes t just below tend, ending the
-// schedule after the coming step.
+// lastFactor takes t just below tend, ending the schedule after the coming step.
 func lastFactor(t, tend float64) float64 { return tend / t * (1 - 1e-9) }
 
-// Done records the end of the cooling: steps temperature steps run, the
-// last at temperature t.
+// Done records the end of the cooling: steps run, the last at t.
 func (c *Plan) Done(steps int64, t float64) {
 	c.run.Steps, c.run.TLast = steps, t
 }

@@ -1,5 +1,4 @@
 package cpu
 
-// The pop engine (a pool of tours recombined by partition crossover)
-// registers itself from its own package.
+// The pop engine registers itself from its own package.
 import _ "github.com/tsplab/tsplab/solver/cpu/population"

@@ -5,7 +5,6 @@ import (
 	_ "github.com/tsplab/tsplab/lab/cpu/climb"
 	// the annealing engines (sa, pssm, pspm, sspm) register themselves
 	_ "github.com/tsplab/tsplab/lab/cpu/anneal"
-	// the iterated local searches (2opt-ils, 3opt-ils, auto) register
-	// themselves
+	// the iterated local searches register themselves
 	_ "github.com/tsplab/tsplab/solver/cpu/ils"
 )

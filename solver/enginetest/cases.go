@@ -8,15 +8,13 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// longLimit is the time limit of the runs a case stops from outside: far
-// longer than any test.
+// longLimit is the limit of runs a case stops from outside.
 const longLimit = time.Hour
 
 // stopGrace bounds how long after its limit or cancellation a run may take to return.
 const stopGrace = 60 * time.Second
 
-// testFinish: a run that ends by its budget returns a valid tour of exact
-// length that does not say it stopped early.
+// testFinish: a run ending by its budget returns a valid, exact, unstopped tour.
 func testFinish(t *testing.T, e solver.Engine, c Config) {
 	in := Instance(c.n(), 1)
 	p := c.budget(e)
@@ -73,8 +71,7 @@ func testSnapshots(t *testing.T, e solver.Engine, c Config) {
 	}
 }
 
-// testCancellation: a run far longer than the test, cancelled, returns a
-// valid best tour marked Stopped.
+// testCancellation: a cancelled long run returns a valid best tour marked Stopped.
 func testCancellation(t *testing.T, e solver.Engine, c Config) {
 	in := Instance(c.n(), 3)
 	p := c.open(e)
@@ -91,8 +88,7 @@ func testCancellation(t *testing.T, e solver.Engine, c Config) {
 	}
 }
 
-// testDeadline: the time limit ends a run that nothing else would end
-// soon, which says so.
+// testDeadline: the time limit ends a long run, which says so.
 func testDeadline(t *testing.T, e solver.Engine, c Config) {
 	in := Instance(c.n(), 4)
 	p := c.open(e)
@@ -107,13 +103,11 @@ func testDeadline(t *testing.T, e solver.Engine, c Config) {
 	}
 }
 
-// testTarget: a loose target (a third of a random tour's length) stops a
-// run long before its time limit, with a tour at most that long.
+// testTarget: a loose target stops a run long before its limit.
 func testTarget(t *testing.T, e solver.Engine, c Config) {
 	in := Instance(c.n(), 5)
 	p := c.open(e)
-	// a limit that ends the test, not the hour of the other cases, where
-	// the target is never reached
+	// a limit that ends the test where the target is never reached
 	p.Seed, p.TimeLimit = 5, stopGrace
 	p.Target = solver.TourLength(in, solver.IdentityTour(in.N)) / 3
 	start := time.Now()

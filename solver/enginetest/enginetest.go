@@ -28,8 +28,7 @@ type Config struct {
 	Descent func(e solver.Engine) bool
 	// N is the cities of the cases' instances (0: 200).
 	N int
-	// Ready, when set, is called before every case; a non-empty answer
-	// skips the case with it (a device that is missing).
+	// Ready, when set, runs before every case; an answer skips the case with it.
 	Ready func() string
 }
 
@@ -64,8 +63,7 @@ func Run(t *testing.T, e solver.Engine, c Config) {
 	}
 }
 
-// Instance is a uniform random EUC_2D instance of n cities on a
-// 1000 × 1000 square, the same for the same seed.
+// Instance is a uniform random EUC_2D instance of n cities on a 1000 × 1000 square.
 func Instance(n int, seed uint64) *solver.Instance {
 	r := rand.New(rand.NewPCG(seed, 0x656e67696e65))
 	x, y := make([]float64, n), make([]float64, n)
@@ -93,8 +91,7 @@ func (c Config) budget(e solver.Engine) solver.Params {
 	return p
 }
 
-// endedAlone reports a descent engine's run that reached its local
-// optimum by itself.
+// endedAlone reports a descent engine's run that reached its optimum by itself.
 func (c Config) endedAlone(e solver.Engine, res solver.Result) bool {
 	return c.Descent != nil && c.Descent(e) && res.StopReason == solver.StopDone
 }

@@ -86,8 +86,7 @@ func (f *FakePaths) ImprovePath(ctx context.Context, in *solver.Instance, path [
 	return before - d.Length(path), nil
 }
 
-// DIMACS returns the DIMACS challenge's instance of kind (portgen or
-// portcgen) with n cities from seed.
+// DIMACS returns the challenge's instance of kind with n cities from seed.
 func DIMACS(t testing.TB, kind string, n int, seed uint64) *solver.Instance {
 	t.Helper()
 	in, err := gen.Generate(kind, n, seed)

@@ -22,8 +22,7 @@ type knuthRand struct {
 	a, b int
 }
 
-// newKnuthRand seeds the table by Knuth's recurrence and discards the
-// first 165 draws, as the challenge's generators do.
+// newKnuthRand seeds the table by Knuth's recurrence, discarding 165 draws as the challenge does.
 func newKnuthRand(seed int64) *knuthRand {
 	r := &knuthRand{}
 	last, next := seed, int64(1)
@@ -81,8 +80,7 @@ func (p *polar) normal() float64 {
 	for {
 		v1 = float64(2*p.r.next())/prandMax - 1.0
 		v2 = float64(2*p.r.next())/prandMax - 1.0
-		// The explicit conversions keep the products rounded apart (no
-		// fused multiply-add), as the C code computes them.
+		// The explicit conversions keep the products rounded apart, as the C code computes them.
 		s = float64(v1*v1) + float64(v2*v2)
 		if s < 1.0 {
 			break
@@ -93,8 +91,7 @@ func (p *polar) normal() float64 {
 	return v2 * t
 }
 
-// portgen returns the challenge's uniform instance: n cities with integer
-// coordinates drawn uniformly in [0, maxCoord)².
+// portgen returns the challenge's uniform instance of n integer cities.
 func portgen(n int, seed int64) (*problem.Instance, string) {
 	r := newKnuthRand(seed)
 	const factor = prandMax / maxCoord
@@ -112,8 +109,7 @@ func portcgen(n int, seed int64) (*problem.Instance, string) {
 	r := newKnuthRand(seed)
 	nbase := n / clusterFactor
 	scale := 1.0 / math.Sqrt(float64(n))
-	// Centre 0 is unused and centre 1 stays at the origin when n < 100,
-	// as in the challenge's code.
+	// Centre 0 is unused and centre 1 stays at the origin when n < 100, as in the challenge.
 	cx, cy := make([]int64, nbase+2), make([]int64, nbase+2)
 	for i := 1; i <= nbase; i++ {
 		cx[i] = int64(float64(r.next()) / prandMax * maxCoord)
@@ -167,8 +163,7 @@ func dimacsSize(n int) (string, bool) {
 	return "", false
 }
 
-// DIMACSInstance is one instance of the DIMACS TSP Challenge's random
-// testbed: its generator, size and seed, and the best tour length known.
+// DIMACSInstance is one instance of the challenge's random testbed.
 type DIMACSInstance struct {
 	Name      string // E1M.0, C100k.1
 	Kind      string // portgen or portcgen
@@ -219,8 +214,7 @@ func ParseDIMACS(name string) (DIMACSInstance, bool) {
 	return d, true
 }
 
-// Generate returns the instance, named and commented with its generator
-// and seed, its optimum attached where it is proved.
+// Generate returns the instance named and commented with its generator and seed.
 func (d DIMACSInstance) Generate() (*problem.Instance, error) {
 	in, err := Generate(d.Kind, d.N, uint64(d.Seed))
 	if err != nil {
@@ -236,8 +230,7 @@ const BestKnownSource = "DIMACS TSP Challenge: optima by Concorde (E1k, C1k) and
 	"as tabulated in a public TSP evaluator's table of the challenge's instances, which agrees with " +
 	"the challenge's optima for E1k.0 and with E1M.0 713,187,688 and E10M.0 2,253,040,346"
 
-// dimacsBest are the best known tour lengths of challenge instances;
-// optimal marks proved optima.
+// dimacsBest are challenge instances' best known lengths; optimal marks proved optima.
 var dimacsBest = map[string]struct {
 	length  int64
 	optimal bool

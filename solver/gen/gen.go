@@ -16,8 +16,7 @@ import (
 // Kinds lists the supported instance kinds.
 var Kinds = []string{"uniform", "clustered", "circle", "grid", "portgen", "portcgen"}
 
-// GridSpacing is the distance between neighbouring points of a grid
-// instance, so a grid of n points has the optimum n*GridSpacing.
+// GridSpacing is a grid instance's point spacing: n points have the optimum n*GridSpacing.
 const GridSpacing = 100
 
 // MaxCircle is the largest circle instance: its radius grows as n², and longer edges would overflow int32 matrices.
@@ -69,8 +68,7 @@ func Generate(kind string, n int, seed uint64) (*problem.Instance, error) {
 	return in, nil
 }
 
-// uniform draws n distinct points uniformly in a square and returns them
-// with a description for the COMMENT.
+// uniform draws n distinct points in a square, with a COMMENT description.
 func uniform(n int, seed uint64, rng *rand.Rand) (*problem.Instance, string) {
 	side := squareSide(n)
 	x, y := make([]float64, n), make([]float64, n)
@@ -88,15 +86,13 @@ func uniform(n int, seed uint64, rng *rand.Rand) (*problem.Instance, string) {
 	return in, fmt.Sprintf("%d points uniform in [0,%d]^2, seed %d", n, side, seed)
 }
 
-// clustered draws n points in Gaussian clusters of about 100 points in a
-// square and returns them with a description for the COMMENT.
+// clustered draws n points in Gaussian clusters of about 100, with a description.
 func clustered(n int, seed uint64, rng *rand.Rand) (*problem.Instance, string) {
 	side := squareSide(n)
 	k := max(1, (n+50)/100)
 	cx, cy := make([]float64, k), make([]float64, k)
 	sigma := float64(side) / (6 * math.Sqrt(float64(k)))
-	// Centres at least 2 sigma inside the square, so redrawing points
-	// that fall outside rarely happens.
+	// Centres at least 2 sigma inside the square, so redraws are rare.
 	for c := range k {
 		cx[c] = 2*sigma + rng.Float64()*(float64(side)-4*sigma)
 		cy[c] = 2*sigma + rng.Float64()*(float64(side)-4*sigma)
@@ -122,8 +118,7 @@ func clustered(n int, seed uint64, rng *rand.Rand) (*problem.Instance, string) {
 	return in, fmt.Sprintf("%d points in %d Gaussian clusters (sigma %.0f) in [0,%d]^2, seed %d", n, k, sigma, side, seed)
 }
 
-// circle places n points on a circle in angular order and returns them
-// with a description for the COMMENT.
+// circle places n points on a circle in angular order, with a description.
 func circle(n int) (*problem.Instance, string, error) {
 	if n > MaxCircle {
 		return nil, "", fmt.Errorf("gen: circle supports n up to %d (its radius grows as n²), got %d", MaxCircle, n)
@@ -139,8 +134,7 @@ func circle(n int) (*problem.Instance, string, error) {
 	return in, fmt.Sprintf("%d points on a circle of radius %.0f in angular order", n, r), nil
 }
 
-// grid places n points on a rows × cols grid (see GridShape) and returns
-// them with a description for the COMMENT.
+// grid places n points on a rows × cols grid (GridShape), with a description.
 func grid(n int) (*problem.Instance, string, error) {
 	rows, cols, err := GridShape(n)
 	if err != nil {

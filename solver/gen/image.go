@@ -17,21 +17,18 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// ImageExtensions are the picture file extensions FromImageFile reads, in
-// lower case with the dot.
+// ImageExtensions are the picture extensions FromImageFile reads.
 var ImageExtensions = []string{".png", ".jpg", ".jpeg"}
 
 // Limits on the pictures FromImage takes.
 const (
 	// MaxImagePixels bounds a picture's width × height.
 	MaxImagePixels = 64 << 20
-	// ImageSide is the length, in coordinate units, of the longer side of
-	// a picture's instance: distances keep six significant digits.
+	// ImageSide is the longer side of a picture's instance in coordinate units.
 	ImageSide = 1_000_000
 	// imageRelax is the number of weighted Lloyd steps after sampling.
 	imageRelax = 6
-	// imageBlank is the darkness below which a pixel gets no points: paper
-	// and JPEG noise stay empty.
+	// imageBlank is the darkness below which a pixel gets no points.
 	imageBlank = 0.04
 )
 
@@ -162,8 +159,7 @@ func sampleDark(d []float32, w, n int, rng *rand.Rand) (px, py []float64, err er
 	return px, py, nil
 }
 
-// hilbertXY returns the cell at position k along the Hilbert curve that
-// fills a side × side grid (side a power of two).
+// hilbertXY returns the cell at position k along a side × side Hilbert curve.
 func hilbertXY(side, k int) (x, y int) {
 	for s := 1; s < side; s *= 2 {
 		rx := 1 & (k / 2)

@@ -15,8 +15,7 @@ type cellGrid struct {
 	id     []int32   // the point in each slot
 }
 
-// newCellGrid buckets the points (pixel coordinates in w × h) into cells
-// of about one point each on average.
+// newCellGrid buckets the points into cells of about one point each.
 func newCellGrid(px, py []float64, w, h int) *cellGrid {
 	n := len(px)
 	size := math.Max(math.Sqrt(float64(w)*float64(h)/float64(n)), 0.25)
@@ -47,8 +46,7 @@ func (g *cellGrid) cellOf(x, y float64) int {
 	return cy*g.gw + cx
 }
 
-// nearest returns the point nearest to (x, y): rings of cells around its
-// cell until no farther ring can hold a nearer point.
+// nearest returns the point nearest to (x, y), ring by ring of cells.
 func (g *cellGrid) nearest(x, y float64) int32 {
 	cx := min(max(int(x/g.size), 0), g.gw-1)
 	cy := min(max(int(y/g.size), 0), g.gh-1)

@@ -53,8 +53,7 @@ func splitFields(line []byte) [][]byte {
 	}
 }
 
-// cutField returns the first field of line up to sep, trimmed and
-// unquoted, what follows the separator, and whether a separator came.
+// cutField returns line's first field up to sep, trimmed and unquoted, and the rest.
 func cutField(line []byte, sep byte) (field, rest []byte, more bool) {
 	line = bytes.TrimLeft(line, " \t")
 	if len(line) == 0 || line[0] != '"' {
@@ -91,8 +90,7 @@ func cutField(line []byte, sep byte) (field, rest []byte, more bool) {
 	return field, after[j+1:], true
 }
 
-// decimalPoint returns f with its one comma made a point when f reads as
-// a number with a decimal comma ("-0,125"), else f.
+// decimalPoint makes f's one decimal comma a point where f reads as a number.
 func decimalPoint(f []byte) []byte {
 	i := bytes.IndexByte(f, ',')
 	if i < 0 || bytes.IndexByte(f[i+1:], ',') >= 0 || bytes.IndexByte(f, '.') >= 0 {
@@ -122,8 +120,7 @@ var (
 	lonNames = []string{"lon", "lng", "long", "longitude"}
 )
 
-// columns is where a point list's fields are: its id (or name) and its
-// two coordinates.
+// columns is where a point list's id and coordinates are.
 type columns struct {
 	width  int    // fields a line has
 	id     int    // the id's column, -1 without one
@@ -134,8 +131,7 @@ type columns struct {
 	header []string // every name of the header, in lower case
 }
 
-// plainColumns are the columns of a point list without a header whose
-// first line has width fields: x y, or id x y.
+// plainColumns are a headerless point list's columns for width fields.
 func plainColumns(width int) columns {
 	if width == 3 {
 		return columns{width: 3, id: 0, coord: [2]int{1, 2}}

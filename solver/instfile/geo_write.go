@@ -12,12 +12,10 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// ErrNotLatLon is the error of a GeoJSON or GPX tour asked of an instance
-// whose cities are not at latitudes and longitudes.
+// ErrNotLatLon is a GeoJSON or GPX tour's error for an instance not at lat,lon.
 var ErrNotLatLon = errors.New("GeoJSON and GPX hold latitudes and longitudes: the instance is not a lat,lon point list")
 
-// IsLatLon reports whether in's cities are at latitudes and longitudes
-// (a lat,lon point list): what GeoJSON and GPX hold.
+// IsLatLon reports whether in's cities are at latitudes and longitudes.
 func IsLatLon(in *problem.Instance) bool {
 	return in.Metric == problem.GreatCircle && len(in.X) == in.N && len(in.Y) == in.N
 }

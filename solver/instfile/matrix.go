@@ -16,16 +16,13 @@ import (
 // MatrixSection is the Section of a cost matrix CSV's Header.
 const MatrixSection = "MATRIX"
 
-// matrixSpan is the range [matrixSpan/10, matrixSpan) the largest cost
-// of a matrix with fractions is scaled into, as a point list's extent is.
+// matrixSpan bounds the largest scaled cost of a matrix with fractions.
 const matrixSpan = pointSpan
 
-// maxCommentNames is how many of the cities' names the instance's
-// comment lists.
+// maxCommentNames is how many city names the instance's comment lists.
 const maxCommentNames = 12
 
-// maxPointColumns is the most numbers a point list has on a line (an id
-// and two coordinates): a first data line with more is a matrix row.
+// maxPointColumns is the most numbers on a point list's line.
 const maxPointColumns = 3
 
 // isMatrixCSV tells a cost matrix by head: rows of equal counts of numbers (optional names), longer than a point's
@@ -85,8 +82,7 @@ func isMatrixCSV(head []byte, whole bool) bool {
 	return true
 }
 
-// matrixRow returns the numbers of a matrix row, without the name in its
-// first field if it has one, and whether the row is numbers but for that.
+// matrixRow returns a matrix row's numbers, without its leading name.
 func matrixRow(fields [][]byte) ([][]byte, bool) {
 	if len(fields) > 1 && !tsplib.IsNumber(fields[0]) {
 		fields = fields[1:]
@@ -99,8 +95,7 @@ func matrixRow(fields [][]byte) ([][]byte, bool) {
 	return fields, len(fields) > 0
 }
 
-// namesHeader reports whether a header line names cities rather than a
-// point list's columns (x, y, lat, lon, ...).
+// namesHeader reports whether a header names cities rather than columns.
 func namesHeader(fields [][]byte) bool {
 	if _, err := headerColumns(fields); err == nil {
 		return false
@@ -178,8 +173,7 @@ func (m *matrixReader) readAll() error {
 	return m.checkNames()
 }
 
-// header keeps the header's names; an empty first name is the corner
-// above a column of names.
+// header keeps the header's names; an empty first name is the corner.
 func (m *matrixReader) header(fields [][]byte) {
 	for _, f := range fields {
 		m.names = append(m.names, string(f))
@@ -281,8 +275,7 @@ func (m *matrixReader) build() (*problem.Instance, error) {
 // fmtCost shows a cost as the file gave it, near enough.
 func fmtCost(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-// matrixHeader describes a cost matrix CSV without parsing its numbers:
-// the count of rows is the dimension.
+// matrixHeader describes a cost matrix CSV by its row count, unparsed.
 func matrixHeader(r io.Reader, filename string) (tsplib.Header, error) {
 	lr := &lineReader{br: bufio.NewReader(tsplib.LineEnds(r)), file: filename}
 	h := tsplib.Header{Name: BaseName(filename), Type: "TSP", Metric: problem.Explicit.String(), Format: "FULL_MATRIX", Section: MatrixSection}

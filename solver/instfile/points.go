@@ -20,12 +20,10 @@ import (
 // Extensions are the instance files' extensions Read takes, lower case with the dot.
 var Extensions = []string{".tsp", ".csv", ".tsv", ".txt", ".xy"}
 
-// pointExtensions are the extensions that name a point list when the
-// content alone does not tell.
+// pointExtensions name a point list where the content does not tell.
 var pointExtensions = []string{".csv", ".tsv", ".txt", ".xy"}
 
-// HasInstanceExtension reports whether path ends in one of Extensions,
-// in any case, or in one of them and .gz (pr2392.tsp.gz).
+// HasInstanceExtension reports whether path ends in one of Extensions (or with .gz).
 func HasInstanceExtension(path string) bool {
 	return slices.Contains(Extensions, strings.ToLower(filepath.Ext(tsplib.TrimGz(path))))
 }
@@ -41,8 +39,7 @@ const (
 // pointSpan bounds a point list's scaled extent: six significant digits, within the GPU engines' float32 and int32 limits.
 const pointSpan = 1e7
 
-// readerSniffSize is how much of a file Read looks at to tell a point
-// list from a TSPLIB file.
+// readerSniffSize is how much of a file Read looks at to tell its format.
 const readerSniffSize = 4096
 
 // isPointList tells a point list from TSPLIB by its first data line: a number or column header, or a comma or tab,
@@ -215,8 +212,7 @@ func (p *pointReader) point(fields [][]byte) error {
 	return nil
 }
 
-// id reads a point's id: an integer, or a name (any other text, kept as
-// written), after which every id is kept as written.
+// id reads a point's id: an integer, or a name (then every id is a name).
 func (p *pointReader) id(f []byte) error {
 	if len(f) == 0 {
 		return p.errf(p.line, "empty id")
@@ -284,8 +280,7 @@ func (p *pointReader) checkIDs() error {
 	return nil
 }
 
-// checkDuplicates rejects an id of ids given twice, naming the earliest
-// line that repeats one; show writes an id in the message.
+// checkDuplicates rejects a repeated id, naming the earliest line repeating one.
 func checkDuplicates[T cmp.Ordered](p *pointReader, ids []T, show func(T) string) error {
 	order := make([]int32, len(ids))
 	for i := range order {
@@ -355,8 +350,7 @@ func sphereExtent(lon, lat []float64) float64 {
 	return problem.EarthRadius * deg * math.Pi / 180
 }
 
-// scaleExp returns the power of ten that brings extent into
-// [pointSpan/10, pointSpan), 0 for an extent of 0.
+// scaleExp returns the power of ten that brings extent into [pointSpan/10, pointSpan).
 func scaleExp(extent float64) int {
 	if extent <= 0 || math.IsNaN(extent) || math.IsInf(extent, 0) {
 		return 0

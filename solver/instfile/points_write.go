@@ -53,8 +53,7 @@ func WriteTourIDs(w io.Writer, in *problem.Instance, tour []int) error {
 	return bw.Flush()
 }
 
-// tourColumns returns the coordinate columns WriteTourCSV writes and the
-// header naming the id and them.
+// tourColumns returns WriteTourCSV's coordinate columns and header.
 func tourColumns(in *problem.Instance) ([][]float64, []string) {
 	if p := in.Points; p != nil {
 		names := p.Names
@@ -82,8 +81,7 @@ func ReadTourFor(path string, in *problem.Instance) ([]int, error) {
 	return ReadStartTour(path, in)
 }
 
-// appendCSVField appends a name to a CSV line, in quotes when it holds a
-// comma, a semicolon, a quote or blanks at its ends.
+// appendCSVField appends a name to a CSV line, quoted where needed.
 func appendCSVField(buf []byte, s string) []byte {
 	if !strings.ContainsAny(s, ",;\"\n\r") && strings.TrimSpace(s) == s {
 		return append(buf, s...)

@@ -56,8 +56,7 @@ func openSniffed(path string) (*tsplib.Input, *bufio.Reader, bool, error) {
 	return f, br, isPointList(head, path), nil
 }
 
-// sniff buffers f and returns its first readerSniffSize bytes (fewer
-// when the file is shorter), the read's failure as a one-line *Error.
+// sniff buffers f and returns its first readerSniffSize bytes and the reader.
 func sniff(f *tsplib.Input, path string) (*bufio.Reader, []byte, error) {
 	br := bufio.NewReaderSize(f, readerSniffSize)
 	head, err := br.Peek(readerSniffSize)
@@ -81,14 +80,12 @@ func (e *PictureError) Error() string {
 	return (&tsplib.Error{File: e.File, Msg: "a " + e.Format + " picture, not an instance"}).Error()
 }
 
-// pictureSignatures are the first bytes of the picture formats a user
-// may open by mistake.
+// pictureSignatures are the first bytes of pictures opened by mistake.
 var pictureSignatures = []struct{ magic, format string }{
 	{"\x89PNG\r\n\x1a\n", "PNG"}, {"\xFF\xD8\xFF", "JPEG"}, {"GIF87a", "GIF"}, {"GIF89a", "GIF"}, {"BM", "BMP"},
 }
 
-// notAnInstance tells a file that cannot be an instance by its start
-// head: empty (or blank), a picture, or binary.
+// notAnInstance tells a file that cannot be an instance by its start.
 func notAnInstance(path string, head []byte) error {
 	if len(bytes.TrimSpace(head)) == 0 && len(head) < readerSniffSize {
 		return &tsplib.Error{File: path, Msg: "the file is empty"}
@@ -183,8 +180,7 @@ func pointsHeader(r io.Reader, filename string) (tsplib.Header, error) {
 	return h, nil
 }
 
-// BaseName is the name of the instance in the file at path: its base name
-// without .gz and the extension before it.
+// BaseName is the instance name at path: its base name without .gz and extension.
 func BaseName(path string) string {
 	base := filepath.Base(tsplib.TrimGz(path))
 	return strings.TrimSuffix(base, filepath.Ext(base))

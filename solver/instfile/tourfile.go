@@ -14,8 +14,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
-// idColumns are the header names that mark the column of a tour file
-// holding the cities' ids, in the order they are looked for.
+// idColumns are the header names that mark a tour file's id column, in order.
 var idColumns = []string{"id", "city", "node", "name"}
 
 // ReadStartTour reads a tour of in from path for a run to start from (ParseRoute), gzipped or not; errors name file and line.
@@ -92,8 +91,7 @@ type idTour struct {
 	width int            // the header's columns, 0 without one
 	tour  []int
 	first []int32 // the line each city was first given on, 0: not yet
-	// coords, under a header of coordinates and no id, has the tour read
-	// as the points of its lines (keys), matched to the cities there
+	// coords: under a coordinate header without ids, the lines' points name the cities
 	coords *columns
 	keys   [][2]float64
 }
@@ -171,8 +169,7 @@ func (s *idTour) line(b []byte, header bool, line int) (done bool, err error) {
 	return s.add(fields, line)
 }
 
-// headerIDColumn is the column of a header that holds the ids: the first
-// named in idColumns, else the first.
+// headerIDColumn is a header's id column (idColumns), else the first.
 func headerIDColumn(fields [][]byte) int {
 	names := make([]string, len(fields))
 	for i, f := range fields {
@@ -270,8 +267,7 @@ func (s *idTour) idRange() string {
 	return fmt.Sprintf(" (ids 1..%d)", s.in.N)
 }
 
-// lineReader reads the lines of a file that are not blank or comments,
-// of any length.
+// lineReader reads a file's lines that are not blank or comments.
 type lineReader struct {
 	br   *bufio.Reader
 	file string
@@ -279,8 +275,7 @@ type lineReader struct {
 	path bool // a comment said the cities are an open path (tsplib.PathNote)
 }
 
-// next returns the next line that is not blank or a comment, trimmed, or
-// nil at the end of the input.
+// next returns the next data line, trimmed (nil at the end).
 func (r *lineReader) next() ([]byte, error) {
 	for {
 		b, err := r.br.ReadBytes('\n')

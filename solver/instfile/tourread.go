@@ -14,12 +14,10 @@ import (
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
-// maxTourJSON bounds a JSON or GPX tour file read whole: a report of
-// 16,777,216 cities (tsplib.MaxDimension) is about 150 MB.
+// maxTourJSON bounds a JSON or GPX tour file read whole.
 const maxTourJSON = 1 << 30
 
-// structured reports whether head starts, past blanks and a byte-order
-// mark, with '{' (a JSON report or GeoJSON) or '<' (GPX), and which.
+// structured reports whether head starts with '{' or '<' past blanks and a BOM.
 func structured(head []byte) byte {
 	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF")), " \t\r\n")
 	if len(head) > 0 && (head[0] == '{' || head[0] == '<') {
@@ -62,8 +60,7 @@ func parseStructuredTour(r io.Reader, filename string, in *problem.Instance, kin
 	return nil, false, tsplib.Errorf(filename, 0, "JSON without a tour: want a run report (tsp solve --json) or a GeoJSON LineString")
 }
 
-// jsonLine is the line of data where a JSON syntax error lies (0 when
-// err does not say).
+// jsonLine is the line of a JSON syntax error (0 when unknown).
 func jsonLine(data []byte, err error) int {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
@@ -103,12 +100,10 @@ type geoGeometry struct {
 	Coordinates [][2]float64 `json:"coordinates"`
 }
 
-// geoProps are the properties TSP Lab writes on a tour's LineString: the
-// cities' ids (or names) in tour order.
+// geoProps are the properties TSP Lab writes on a tour's LineString.
 type geoProps struct {
 	IDs []json.RawMessage `json:"ids"`
-	// Path marks the LineString as an open path, not closed by its first
-	// point again.
+	// Path marks the LineString as an open path.
 	Path bool `json:"path"`
 }
 
@@ -124,8 +119,7 @@ func reportTour(tour []int64, filename string, in *problem.Instance) ([]int, err
 	return wholeTour(cities, filename, in)
 }
 
-// geoTour is the tour of a GeoJSON LineString: its ids when every one
-// names a city, else its coordinates [lon, lat].
+// geoTour is a LineString's tour: its ids, else its coordinates.
 func geoTour(f geoFeature, filename string, in *problem.Instance) ([]int, bool, error) {
 	t, err := geoCities(f, filename, in)
 	return t, f.Properties != nil && f.Properties.Path, err
@@ -175,8 +169,7 @@ func parseGPXTour(data []byte, filename string, in *problem.Instance) ([]int, bo
 	return t, tsplib.IsPathNote(desc), err
 }
 
-// gpxCities are the cities of a GPX file's first route (else track), and
-// the route's description.
+// gpxCities are a GPX file's first route's (else track's) cities and description.
 func gpxCities(data []byte, filename string, in *problem.Instance) ([]int, string, error) {
 	var doc gpxDoc
 	if err := xml.Unmarshal(data, &doc); err != nil {
@@ -257,8 +250,7 @@ func coordTour(keys [][2]float64, filename string, in *problem.Instance) ([]int,
 	return wholeTour(cities, filename, in)
 }
 
-// citiesAt maps each point of in, as its file wrote it (x, y; lon, lat
-// for lat,lon), to the cities there.
+// citiesAt maps each point of in as written to its cities.
 func citiesAt(in *problem.Instance) (map[[2]float64][]int, error) {
 	x, y := in.X, in.Y
 	if p := in.Points; p != nil && in.Metric != problem.GreatCircle {
@@ -294,8 +286,7 @@ func wholeTour(cities []int, filename string, in *problem.Instance) ([]int, erro
 	return cities, nil
 }
 
-// pointKey is the point a line of a tour CSV gives under a header with
-// coordinate columns c: (x, y), or (lon, lat).
+// pointKey is the point a tour CSV line gives under coordinate columns c.
 func pointKey(fields [][]byte, c columns) ([2]float64, error) {
 	var v [2]float64
 	for k, col := range c.coord {

@@ -79,8 +79,7 @@ func (g *cityGrid) cellOf(x, y float64) int {
 
 // query keeps in h p's nearest cities, ring by ring, until no farther ring can beat them.
 func (g *cityGrid) query(p kdPoint, cx, cy int, h *sortedKeep) {
-	// the distance from p to its cell's nearest side: every city within
-	// r·side plus it lies in rings 0..r
+	// the distance from p to its cell's nearest side
 	inner := min(p.x-(g.x0+float64(cx)*g.side), g.x0+float64(cx+1)*g.side-p.x,
 		p.y-(g.y0+float64(cy)*g.side), g.y0+float64(cy+1)*g.side-p.y)
 	inner = max(inner, 0)
@@ -96,8 +95,7 @@ func (g *cityGrid) query(p kdPoint, cx, cy int, h *sortedKeep) {
 	}
 }
 
-// ring offers h the cities of the cells at Chebyshev distance r from
-// (cx, cy).
+// ring offers h the cells' cities at Chebyshev distance r from (cx, cy).
 func (g *cityGrid) ring(p kdPoint, cx, cy, r int, h *sortedKeep) {
 	for y := max(cy-r, 0); y <= min(cy+r, g.ny-1); y++ {
 		step := 1
@@ -162,8 +160,7 @@ func exactOrder(m problem.Metric, h *sortedKeep, row []int32, buf []distEntry) [
 	return es
 }
 
-// planeDist is problem.Instance.Dist of two cities at squared distance d2
-// in the plane, for the EuclidLike metrics.
+// planeDist is in's distance of two cities at squared plane distance d2.
 func planeDist(m problem.Metric, d2 float64) int64 {
 	switch m {
 	case problem.Ceil2D:

@@ -23,8 +23,7 @@ type kdPoint struct {
 	id   int32
 }
 
-// kdNode is a node of a kdTree. Its left child is the next node; right
-// is 0 for a leaf; parent is -1 for the root.
+// kdNode is a kdTree node: left child next, right 0 for a leaf, parent -1 at the root.
 type kdNode struct {
 	minX, minY, maxX, maxY float64
 	lo, hi                 int32 // the node's points are pts[lo:hi]
@@ -32,12 +31,10 @@ type kdNode struct {
 	minID                  int32
 }
 
-// kdLeaf bounds the points of a leaf: scanning a few contiguous points
-// costs less than visiting more nodes (docs/DECISIONS.md#kd-leaf).
+// kdLeaf bounds a leaf's points: a short scan beats more nodes (docs/DECISIONS.md#kd-leaf).
 const kdLeaf = 8
 
-// kdParallelAbove is the size of a subtree above which its two halves
-// are built by separate goroutines.
+// kdParallelAbove is the subtree size above which halves build concurrently.
 const kdParallelAbove = 1 << 15
 
 // kdNodes returns the number of nodes of a tree of m points.
@@ -48,8 +45,7 @@ func kdNodes(m int) int {
 	return 1 + kdNodes(m/2) + kdNodes(m-m/2)
 }
 
-// newKDTree builds a k-d tree over the instance's 2-D coordinates, of
-// all cities or only of those listed in subset, on all cores.
+// newKDTree builds a k-d tree over in's coordinates (of subset when given).
 func newKDTree(in *problem.Instance, subset ...int32) *kdTree {
 	m := in.N
 	if subset != nil {
@@ -80,8 +76,7 @@ func newKDTree(in *problem.Instance, subset ...int32) *kdTree {
 	return t
 }
 
-// build makes node ni over pts[lo:hi] and its subtree; halves above
-// kdParallelAbove points are built on other goroutines, counted in wg.
+// build makes node ni over pts[lo:hi] and its subtree.
 func (t *kdTree) build(ni, lo, hi int, wg *sync.WaitGroup) {
 	for {
 		nd := &t.nodes[ni]
@@ -181,8 +176,7 @@ func (nd *kdNode) boxDist2(x, y float64) float64 {
 	return dx*dx + dy*dy
 }
 
-// kdVisit is a node waiting on a search's stack, with the squared
-// distance from the query to its box.
+// kdVisit is a stacked node with its box's squared distance.
 type kdVisit struct {
 	n  int32
 	d2 float64
@@ -194,11 +188,9 @@ func (nd *kdNode) inside(x, y float64) float64 {
 	return m * m
 }
 
-// kdKeeper is what a search keeps (as gonum's kdtree.Keeper): the
-// search offers it leaves and skips the subtrees it rules out.
+// kdKeeper is what a search keeps (as gonum's kdtree.Keeper).
 type kdKeeper interface {
-	// skips reports whether no point of node nd, whose box is d2 from
-	// (x, y), can be kept.
+	// skips reports whether nothing in nd, d2 from (x, y), can be kept.
 	skips(nd *kdNode, x, y, d2 float64) bool
 	// keepAll offers the points of pts but self.
 	keepAll(pts []kdPoint, x, y float64, self int32)
@@ -225,8 +217,7 @@ func (t *kdTree) searchFrom(leaf int32, x, y float64, self int32, k kdKeeper, st
 	return stack
 }
 
-// search offers k every point of the subtree at node root, whose box is
-// d2 from (x, y), but self that k may keep, nearer boxes first.
+// search offers k every point under root but self, pruning by boxes.
 func (t *kdTree) search(root int32, d2, x, y float64, self int32, k kdKeeper, stack []kdVisit) []kdVisit {
 	stack = append(stack[:0], kdVisit{root, d2})
 	for len(stack) > 0 {
@@ -254,15 +245,13 @@ func (t *kdTree) search(root int32, d2, x, y float64, self int32, k kdKeeper, st
 	return stack
 }
 
-// quadKeeper keeps, for a query point, the nearest points of each
-// quadrant around it and the nearest of all.
+// quadKeeper keeps a query's nearest points in each quadrant and overall.
 type quadKeeper struct {
 	h   [4]sortedKeep
 	all sortedKeep // the nearest of any quadrant, to fill up with
 }
 
-// skips asks only the quadrants nd's box meets, so that a quadrant that
-// never fills (a city on the hull) does not make the search exhaustive.
+// skips asks only the quadrants nd's box meets.
 func (k *quadKeeper) skips(nd *kdNode, x, y, d2 float64) bool {
 	if !k.all.excludes(d2, nd.minID) {
 		return false
@@ -316,8 +305,7 @@ func newSortedKeep(capacity int) sortedKeep {
 
 func (h *sortedKeep) reset() { h.d, h.id = h.d[:0], h.id[:0] }
 
-// radius2 returns the squared distance beyond which h keeps nothing
-// more: +Inf while h is not full.
+// radius2 returns the squared distance beyond which h keeps nothing (+Inf until full).
 func (h *sortedKeep) radius2() float64 {
 	n := len(h.d)
 	switch {
@@ -329,8 +317,7 @@ func (h *sortedKeep) radius2() float64 {
 	return h.d[n-1]
 }
 
-// excludes reports whether h is full and every point at squared distance
-// at least d2 with index at least id comes after all it keeps.
+// excludes reports whether h is full and (d2, id) comes after its last.
 func (h *sortedKeep) excludes(d2 float64, id int32) bool {
 	n := len(h.d)
 	if n < h.max {
@@ -352,16 +339,14 @@ func (h *sortedKeep) keepAll(pts []kdPoint, x, y float64, self int32) {
 	}
 }
 
-// insert adds the point id at squared distance d2, which h does not
-// exclude (tested first, inlined: most offers end there).
+// insert adds point id at d2, which h does not exclude.
 func (h *sortedKeep) insert(d2 float64, id int32) {
 	n := len(h.d)
 	if n < h.max {
 		h.d, h.id = append(h.d, 0), append(h.id, 0)
 		n++
 	}
-	// Shift the kept points after (d2, id) one place up, dropping the
-	// last when full, and put (d2, id) in the gap.
+	// Shift the later points up, dropping the last when full, and insert (d2, id).
 	j := n - 1
 	for j > 0 && (h.d[j-1] > d2 || (h.d[j-1] == d2 && h.id[j-1] > id)) {
 		h.d[j], h.id[j] = h.d[j-1], h.id[j-1]

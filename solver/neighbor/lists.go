@@ -9,15 +9,13 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// Lists holds K candidates per city: city i's are List[i*K : (i+1)*K],
-// ascending by exact distance (ties by index), never i itself.
+// Lists holds K candidates a city, city i's at List[i*K : (i+1)*K], nearest first.
 type Lists struct {
 	K    int
 	List []int32
 }
 
-// Of returns the K candidates of city i, nearest first. The slice aliases
-// nb.List: do not modify it.
+// Of returns city i's K candidates, nearest first (aliasing nb.List).
 func (nb *Lists) Of(i int) []int32 { return nb.List[i*nb.K : (i+1)*nb.K : (i+1)*nb.K] }
 
 // N returns the number of cities the lists cover.
@@ -49,8 +47,7 @@ func Nearest(in *problem.Instance, k int) *Lists {
 	return nb
 }
 
-// NearestContext is Nearest that gives up when ctx is done, returning
-// ctx's error and no lists.
+// NearestContext is Nearest giving up with ctx's error when ctx ends.
 func NearestContext(ctx context.Context, in *problem.Instance, k int) (*Lists, error) {
 	n := in.N
 	k = min(max(k, 0), max(n-1, 0))
@@ -116,8 +113,7 @@ func Quadrant(in *problem.Instance, k int) *Lists {
 	return nb
 }
 
-// QuadrantContext is Quadrant that gives up when ctx is done, returning
-// ctx's error and no lists.
+// QuadrantContext is Quadrant giving up with ctx's error when ctx ends.
 func QuadrantContext(ctx context.Context, in *problem.Instance, k int) (*Lists, error) {
 	quad, _, err := quadrantLists(ctx, in, k, false)
 	return quad, err
@@ -166,8 +162,7 @@ func quadrantLists(ctx context.Context, in *problem.Instance, k int, withNearest
 	return quad, near, nil
 }
 
-// quadRows is one worker's part of quadrantLists: its search state and
-// buffers, and the lists it fills.
+// quadRows is one worker's part of quadrantLists.
 type quadRows struct {
 	in         *problem.Instance
 	tree       *kdTree
@@ -188,8 +183,7 @@ func newQuadRows(in *problem.Instance, tree *kdTree, k int, quad, near *Lists) *
 	return w
 }
 
-// row fills the quadrant row (and the nearest row, when kept) of city p
-// in k-d tree leaf leaf (rowInto).
+// row fills city p's quadrant row (and nearest row) in leaf leaf.
 func (w *quadRows) row(leaf int32, p kdPoint) {
 	i, k := int(p.id), w.k
 	w.rowInto(leaf, p, w.quad.List[i*k:i*k:(i+1)*k])
@@ -206,8 +200,7 @@ func (w *quadRows) rowInto(leaf int32, p kdPoint, chosen []int32) (quad, nearest
 	for _, h := range keep.h {
 		chosen = append(chosen, h.id...)
 	}
-	// keep.all holds the k nearest but i, the row Nearest gives once
-	// sorted by the exact metric.
+	// keep.all holds the k nearest but i, Nearest's row once sorted
 	nearest = w.nearest
 	if w.near != nil {
 		nearest = w.near.List[i*k : (i+1)*k]
@@ -229,15 +222,13 @@ func (w *quadRows) rowInto(leaf int32, p kdPoint, chosen []int32) (quad, nearest
 	return chosen, nearest
 }
 
-// sortByDist sorts cities ascending by their exact distance from i, ties
-// by index.
+// sortByDist sorts cities by exact distance from i, ties by index.
 func sortByDist(in *problem.Instance, i int, cs []int32) {
 	var buf [32]distEntry
 	sortByDistBuf(in, i, cs, buf[:0])
 }
 
-// sortByDistBuf is sortByDist with scratch space, returned for reuse: an
-// insertion sort, as the lists are short and nearly sorted.
+// sortByDistBuf is sortByDist with scratch space, an insertion sort.
 func sortByDistBuf(in *problem.Instance, i int, cs []int32, buf []distEntry) []distEntry {
 	es := buf[:0]
 	for _, c := range cs {
@@ -342,8 +333,7 @@ func (h *distHeap) Pop() any {
 	return e
 }
 
-// offer adds (d, id) if the heap holds fewer than k entries or id is
-// nearer than the farthest kept. Most offers end at the first test.
+// offer adds (d, id) while the heap has room or id is nearer than its farthest.
 func (h *distHeap) offer(d int64, id int32, k int) {
 	e := distEntry{d, id}
 	if len(*h) < k {

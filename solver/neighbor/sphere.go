@@ -8,12 +8,10 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// sphereWiden is how many more candidates the plane search takes for a
-// GREAT_CIRCLE instance than it keeps after ranking them on the sphere.
+// sphereWiden is the extra candidates the plane search takes on the sphere.
 const sphereWiden = 2
 
-// sphereBrute is the size up to which GREAT_CIRCLE lists come from the
-// exact O(n²) search.
+// sphereBrute is the size up to which GREAT_CIRCLE lists are exact O(n²).
 const sphereBrute = 2000
 
 // planar returns an EUC_2D stand-in for a GREAT_CIRCLE instance, projected about its middle latitude with its seam

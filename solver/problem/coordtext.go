@@ -10,8 +10,7 @@ type CoordText struct {
 	over bool
 }
 
-// Append adds the text of the next coordinate, column 0 then column 1 of
-// each point in turn.
+// Append adds the next coordinate's text, column 0 then 1 of each point.
 func (t *CoordText) Append(text []byte) {
 	if t.over {
 		return
@@ -27,8 +26,7 @@ func (t *CoordText) Append(text []byte) {
 // Has reports whether t holds the text of all n points' coordinates.
 func (t *CoordText) Has(n int) bool { return t != nil && !t.over && len(t.end) == 2*n }
 
-// AppendTo appends the text of point i's coordinate in column k (0 or 1)
-// to dst.
+// AppendTo appends point i's column k coordinate text to dst.
 func (t *CoordText) AppendTo(dst []byte, i, k int) []byte {
 	j := 2*i + k
 	var start uint32

@@ -26,8 +26,7 @@ const (
 	GreatCircle
 )
 
-// EarthRadius is the radius in metres of the sphere GreatCircle measures
-// on: the mean Earth radius (IUGG, R1 = 6,371,008.8 m).
+// EarthRadius is GreatCircle's sphere radius in metres (the IUGG mean).
 const EarthRadius = 6371008.8
 
 var metricNames = [...]string{"EXPLICIT", "EUC_2D", "CEIL_2D", "ATT", "GEO", "MAN_2D", "MAX_2D", "EUC_3D", "MAN_3D", "MAX_3D", "GREAT_CIRCLE"}
@@ -54,8 +53,7 @@ func ParseMetric(s string) (Metric, bool) {
 // Is3D reports whether m uses three coordinates.
 func (m Metric) Is3D() bool { return m == Euc3D || m == Man3D || m == Max3D }
 
-// Instance is one symmetric TSP instance. Cities are numbered 0..N-1 in
-// the order of the file; TSPLIB node ids are these plus one.
+// Instance is one symmetric TSP instance, cities 0..N-1 in file order.
 type Instance struct {
 	Name    string // NAME
 	Comment string // COMMENT
@@ -66,8 +64,7 @@ type Instance struct {
 	// X, Y (and Z) are the coordinates; an EXPLICIT instance's are its DISPLAY_DATA_SECTION, for drawing only, or nil.
 	X, Y, Z []float64
 
-	// Matrix is the full N×N distance matrix of an EXPLICIT instance,
-	// row-major; nil for coordinate instances.
+	// Matrix is an EXPLICIT instance's full N×N distances, row-major (nil otherwise).
 	Matrix []int32
 
 	// FixedEdges are the FIXED_EDGES_SECTION pairs (0-based).
@@ -82,16 +79,13 @@ type Instance struct {
 	// point lists are scaled to keep six significant digits.
 	ScaleExp int
 
-	// Points holds what a point-list file gave beyond the distances: its
-	// ids and coordinates as written. nil for TSPLIB files.
+	// Points holds what a point list gave beyond the distances (nil otherwise).
 	Points *PointList
 
-	// CityNames are the cities' names, in city order, that a cost matrix's
-	// header gave; nil otherwise (a point list keeps its own in Points).
+	// CityNames are a cost matrix header's city names, nil otherwise.
 	CityNames []string
 
-	// geo holds latitude and longitude in radians for GEO and GreatCircle
-	// instances, geoCos the cosine of the latitude for GreatCircle.
+	// geo holds GEO and GreatCircle coordinates in radians, geoCos their cosines
 	geoLat, geoLon, geoCos []float64
 	// gcScale is EarthRadius times 10^ScaleExp, for GreatCircle.
 	gcScale float64
@@ -99,17 +93,13 @@ type Instance struct {
 
 // PointList is what a point-list file gave beyond the distances.
 type PointList struct {
-	// IDs are the points' ids in city order, nil when the file gave none
-	// (then city i has id i+1) or gave names (Labels).
+	// IDs are the points' ids in city order (nil: none, city i is i+1, or names).
 	IDs []int64
-	// Labels are the points' ids as written, in city order, when one of
-	// them is not an integer (a name such as "Paris"); nil otherwise.
+	// Labels are the ids as written when one is not an integer.
 	Labels []string
-	// Cols are the two coordinate columns as written, in file order of
-	// columns and cities.
+	// Cols are the two coordinate columns as written.
 	Cols [2][]float64
-	// Names are the header's names of the columns (id first when the file
-	// has ids), nil when the file has no header.
+	// Names are the header's column names (nil without a header).
 	Names []string
 	// Text is the coordinates' text as written, so a tour written as points gives them unchanged.
 	Text CoordText
@@ -123,8 +113,7 @@ func (p *PointList) ID(i int) int64 {
 	return p.IDs[i]
 }
 
-// Label returns the id of city i as the file wrote it: its name when the
-// file gave names, else the decimal id (ID).
+// Label returns city i's id as written: its name, else its number.
 func (p *PointList) Label(i int) string {
 	if p != nil && p.Labels != nil {
 		return p.Labels[i]
@@ -141,8 +130,7 @@ func (in *Instance) CityLabel(i int) string {
 	return in.Points.Label(i)
 }
 
-// Named reports whether the instance's file names its cities (a point
-// list's ids that are not all integers, or a cost matrix's header).
+// Named reports whether the file names the cities (non-integer ids or a matrix header).
 func (in *Instance) Named() bool {
 	return in.CityNames != nil || in.Points != nil && in.Points.Labels != nil
 }
@@ -168,8 +156,7 @@ func (in *Instance) Gap(length int64) (float64, bool) {
 // an optimal tour of N uniform points in area A is about BHHConstant·√(N·A).
 const BHHConstant = 0.7124
 
-// EstimateMinN is the fewest cities EstimateOptimum estimates for: below
-// it the boundary of the region lengthens tours by more than a percent.
+// EstimateMinN is the fewest cities EstimateOptimum estimates for: below it the boundary lengthens tours by over a percent.
 const EstimateMinN = 10_000
 
 // EstimateOptimum estimates the optimal tour length as BHHConstant·√(N·A) over the cities' bounding box; no bound.
@@ -213,8 +200,7 @@ func (in *Instance) Prepare() {
 	}
 }
 
-// WithCoords returns an instance of in's metric and scale over the cities
-// at x, y (and z): a part of in that measures as in does.
+// WithCoords returns an instance of in's metric and scale over the cities at x, y (and z).
 func (in *Instance) WithCoords(name string, x, y, z []float64) *Instance {
 	sub := &Instance{Name: name, N: len(x), Metric: in.Metric, X: x, Y: y, Z: z, ScaleExp: in.ScaleExp}
 	sub.Prepare()
@@ -310,8 +296,7 @@ func (in *Instance) DistMatrix(maxEntries int) []int32 {
 	return m
 }
 
-// greatCircle is the haversine distance of cities i and j in units of
-// 10^-ScaleExp metres, rounded to the nearest integer.
+// greatCircle is the haversine distance of i and j in 10^-ScaleExp metres, rounded.
 func (in *Instance) greatCircle(i, j int) int64 {
 	sl := math.Sin((in.geoLat[i] - in.geoLat[j]) / 2)
 	so := math.Sin((in.geoLon[i] - in.geoLon[j]) / 2)

@@ -44,8 +44,7 @@ func (in *Instance) FormatLength(l int64) string {
 	return s
 }
 
-// LengthUnit names the unit FormatLength shows: "m" for GreatCircle, ""
-// (the file's own, unnamed) otherwise.
+// LengthUnit names FormatLength's unit: "m" for GreatCircle, else "".
 func (in *Instance) LengthUnit() string {
 	if in != nil && in.Metric == GreatCircle {
 		return "m"

@@ -75,8 +75,7 @@ func FixedPartners(n int, edges [][2]int) []int32 {
 // parallelLengthFrom is the tour size from which TourLength sums on all cores (Finish measures every reported tour).
 const parallelLengthFrom = 1 << 18
 
-// City is a city's number in a tour: int, or int32 where tours are kept
-// compact (the GPU's and the local search's).
+// City is a city's number in a tour: int, or int32 in compact tours.
 type City interface{ ~int | ~int32 }
 
 // TourLength returns the exact length of the closed tour t.
@@ -87,8 +86,7 @@ func TourLength[C City](in *Instance, t []C) int64 {
 	if len(t) < parallelLengthFrom {
 		return edgeSum(in, t, 0, len(t))
 	}
-	// The workers take chunks from a shared counter, so that a core slowed
-	// by others' work does not hold the sum back.
+	// Workers take chunks from a shared counter, so a slowed core does not hold the rest.
 	n, w := len(t), runtime.GOMAXPROCS(0)
 	chunk := max(1<<14, n/(8*w))
 	var s, next atomic.Int64
@@ -104,8 +102,7 @@ func TourLength[C City](in *Instance, t []C) int64 {
 	return s.Load()
 }
 
-// PathLength is the length of the open path p of in: its n-1 edges, no
-// closing one.
+// PathLength is the length of open path p: its n-1 edges.
 func PathLength(in *Instance, p []int) int64 {
 	var l int64
 	for i := 1; i < len(p); i++ {
@@ -114,8 +111,7 @@ func PathLength(in *Instance, p []int) int64 {
 	return l
 }
 
-// edgeSum is the length of the edges of the closed tour t that end at
-// t[lo:hi], each from the city before it.
+// edgeSum is the length of closed tour t's edges ending at t[lo:hi].
 func edgeSum[C City](in *Instance, t []C, lo, hi int) int64 {
 	var s int64
 	prev := int(t[(lo+len(t)-1)%len(t)])
@@ -143,8 +139,7 @@ func IdentityTour(n int) []int {
 	return t
 }
 
-// SameCycle reports whether tours a and b of the same cities visit them
-// in one cycle (the same edges), whatever their first city and direction.
+// SameCycle reports whether tours a and b have the same edges, either direction.
 func SameCycle(a, b []int) bool {
 	n := len(a)
 	if n != len(b) {

@@ -20,20 +20,17 @@ type Report struct {
 	Device    string        `json:"device"`
 	Seed      uint64        `json:"seed"`
 	Params    solver.Params `json:"params"`
-	// Settings are what the engine chose where the options left it the
-	// choice (the launch, the blocks, the tenure).
+	// Settings are what the engine chose where its options left it the choice.
 	Settings solver.Settings `json:"settings,omitzero"`
 	Length   float64         `json:"length"`
 	// LengthScaled is Length in the instance's units.
 	LengthScaled int64    `json:"length_scaled"`
 	GapPercent   *float64 `json:"gap_percent"`
-	// GapAbove is what GapPercent is measured from: "optimum" or
-	// "lower_bound" (then an upper limit of the gap above the optimum).
+	// GapAbove is what GapPercent is from: "optimum" or "lower_bound".
 	GapAbove string `json:"gap_above,omitempty"`
 	// BoundSource says where LowerBound came from (empty without one).
 	BoundSource BoundSource `json:"bound_source,omitempty"`
-	// BoundConverging reports that the ascent that proved LowerBound was
-	// stopped before it converged: a longer one proves a higher bound.
+	// BoundConverging: LowerBound's ascent stopped before converging.
 	BoundConverging bool `json:"bound_converging,omitempty"`
 	// OptimumEstimate is Instance.EstimateOptimum in file units when the optimum is unknown: no bound, no gap.
 	OptimumEstimate *float64 `json:"optimum_estimate,omitempty"`
@@ -46,11 +43,9 @@ type Report struct {
 	MovesPerSecond     float64           `json:"moves_per_second"`
 	Stopped            bool              `json:"stopped"`
 	StopReason         solver.StopReason `json:"stop_reason,omitempty"`
-	// Schedule is the annealing schedule that ran, its temperatures in
-	// the file's units, omitted for engines without one.
+	// Schedule is the annealing schedule that ran, in file units (omitted without one).
 	Schedule *solver.ScheduleRun `json:"schedule,omitempty"`
-	// Account is what the search did (solver.Account), its lengths in
-	// the file's units.
+	// Account is what the search did, lengths in the file's units.
 	Account solver.Account `json:"account"`
 	// Version and Commit name the build that ran (solver/buildinfo).
 	Version string `json:"version"`
@@ -68,8 +63,7 @@ type Subject struct {
 	Optimum   *float64 `json:"optimum"`
 	// OptimumScaled is Optimum in the instance's units.
 	OptimumScaled *int64 `json:"optimum_scaled"`
-	// LowerBound is a proven lower bound of the optimum (Held–Karp, see
-	// solver/bound) when one was computed, null otherwise.
+	// LowerBound is a proven Held–Karp lower bound of the optimum when one was computed.
 	LowerBound *float64 `json:"lower_bound"`
 	// LowerBoundScaled is LowerBound in the instance's units.
 	LowerBoundScaled *int64 `json:"lower_bound_scaled"`
@@ -88,14 +82,11 @@ func NewSubject(in *solver.Instance) Subject {
 // BoundReport is the record of one lower bound (`tsp bound --json`): the Subject, the bound and the ascent's figures.
 type BoundReport struct {
 	Subject
-	// Estimate is the ascent's best bound on its candidate graph, in the
-	// file's units.
+	// Estimate is the ascent's best candidate-graph bound, in file units.
 	Estimate float64 `json:"ascent_estimate"`
-	// Optimal reports that the final 1-tree is a tour: the bound is the
-	// optimum.
+	// Optimal: the final 1-tree is a tour, the bound the optimum.
 	Optimal bool `json:"optimal"`
-	// BelowOptimum is how far the bound lies below the known optimum, in
-	// percent of it (null: no optimum).
+	// BelowOptimum is the bound's shortfall below the known optimum, % (null: none).
 	BelowOptimum      *float64 `json:"below_optimum_percent"`
 	Backend           string   `json:"backend"`
 	Iterations        int      `json:"iterations"`
@@ -104,8 +95,7 @@ type BoundReport struct {
 	Stopped           bool     `json:"stopped"`
 }
 
-// NewBound is the BoundReport of lb, a proven lower bound of in in its
-// units, with the ascent's estimate est (in its units too).
+// NewBound is the BoundReport of lb, a proven lower bound of in, with the ascent's figures.
 func NewBound(in *solver.Instance, lb int64, est float64) BoundReport {
 	rep := BoundReport{Subject: NewSubject(in), Estimate: est / math.Pow10(in.ScaleExp)}
 	v := in.LengthValue(lb)
@@ -117,8 +107,7 @@ func NewBound(in *solver.Instance, lb int64, est float64) BoundReport {
 	return rep
 }
 
-// New builds the Report of result r on instance in. The optimum is
-// taken from in (after any override the caller applied to in.Optimum).
+// New builds result r's Report on in, the optimum taken from in.
 func New(in *solver.Instance, r solver.Result) Report {
 	rep := Report{
 		Subject:            NewSubject(in),
@@ -169,8 +158,7 @@ func GapOf(in *solver.Instance, length, lb int64) (g float64, above string) {
 	return 0, ""
 }
 
-// SetLowerBound records lb, a proven lower bound in in's units, and the
-// gap above it when the optimum gives none (replacing an earlier bound's).
+// SetLowerBound records lb, proven in in's units, and the gap above it without an optimum.
 func (rep *Report) SetLowerBound(in *solver.Instance, lb int64) {
 	v := in.LengthValue(lb)
 	rep.LowerBoundScaled, rep.LowerBound = &lb, &v
@@ -186,8 +174,7 @@ type BoundSource string
 const (
 	// BoundThisRun is a bound proven beside or after the run.
 	BoundThisRun BoundSource = "this_run"
-	// BoundCache is a bound an earlier run proved on the same distances,
-	// kept in the user's cache (solver/session).
+	// BoundCache is a bound an earlier run proved on the same distances (solver/session).
 	BoundCache BoundSource = "cache"
 )
 
@@ -203,8 +190,7 @@ func BoundNote(src BoundSource, converging bool) string {
 	return strings.Join(parts, ", ")
 }
 
-// UnitName names the unit of a report's lengths on in: "metres" for lat,lon
-// point lists, "file units" otherwise.
+// UnitName names a report's length unit on in: "metres" or "file units".
 func UnitName(in *solver.Instance) string {
 	if in.LengthUnit() == "m" {
 		return "metres"

@@ -27,8 +27,7 @@ func (rep Report) Cities() []int {
 	return t
 }
 
-// IsPath reports whether the run's tour is an open path: its last city
-// is not joined back to its first (the account's route).
+// IsPath reports whether the run's tour is an open path.
 func (rep Report) IsPath() bool { return rep.Account.Route != nil }
 
 // PathNote is the comment by which a tour file marks an open path with its fixed ends ("" for a closed tour).

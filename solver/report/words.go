@@ -66,8 +66,7 @@ func evolving(e *solver.EAXAccount) string {
 		return "evolving a population"
 	}
 	if e.Generations == 0 {
-		// the descents of the first tours take a while on a large
-		// instance, the best tour already shown growing shorter
+		// the first tours' descents take a while on a large instance
 		s := fmt.Sprintf("building a population: the first descents (at most %s)", Plural(e.Descents, "tour"))
 		if e.Built > 0 {
 			s = fmt.Sprintf("building a population: %s so far (at most %s)", Plural(e.Built, "tour"), count(e.Descents))
@@ -84,8 +83,7 @@ func evolving(e *solver.EAXAccount) string {
 	return s
 }
 
-// searching says what the main search does beyond searching: a restart
-// from the best ("" otherwise; the kind of search is in Lines).
+// searching says what the main search does beyond searching ("" for nothing)
 func searching(acc *solver.Account) string {
 	if r := acc.Restarts; r != nil {
 		return "restart " + count(r.Count) + " from the best"
@@ -101,8 +99,7 @@ func gainWords(g solver.Source) string {
 	case solver.SourceEAX:
 		return "edge assembly crossover"
 	case solver.SourceCrossover:
-		// the crossover's child after its descent: a crossover that gave
-		// no shorter child (PoolAccount.Gained) may still lead to one
+		// the crossover's child after its descent
 		return "a descent of a recombined tour"
 	case solver.SourceGPU:
 		return "the GPU's searches"
@@ -110,8 +107,7 @@ func gainWords(g solver.Source) string {
 	return ""
 }
 
-// MaxTrivial is the most cities whose every tour is optimal: with 3 or
-// fewer there is one tour, in either direction.
+// MaxTrivial is the most cities whose every tour is optimal.
 const MaxTrivial = 3
 
 // Trivial says that every tour of n cities is optimal, for n up to MaxTrivial ("" past it).
@@ -174,8 +170,7 @@ func populationSummary(acc solver.Account) string {
 // gave says how many of some tries gave a shorter tour.
 func gave(n int) string { return count(n) + " gave a shorter tour" }
 
-// shorterChild says how many crossovers gave a child shorter than its
-// parents, before the child's descent (which may shorten it further).
+// shorterChild says how many crossovers gave a child shorter than its parents.
 func shorterChild(n int) string { return count(n) + " gave a child shorter than its parents" }
 
 // route says what path a run's tour became ("" for a tour).
@@ -189,8 +184,7 @@ func route(r *solver.RouteAccount) string {
 	return fmt.Sprintf("a path from %s to %s: the length has no closing edge", r.From, r.To)
 }
 
-// Lines is a run's whole account on in, a line a part, for `tsp solve
-// --verbose` and the app's details.
+// Lines is a run's whole account on in, a line a part (--verbose, the app's details).
 func Lines(in *solver.Instance, acc solver.Account) []string {
 	var out []string
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
@@ -333,8 +327,7 @@ func fromGPU(n int) string {
 	return fmt.Sprintf(" (%s from the GPU)", count(n))
 }
 
-// Length writes v, a length in in's file units, for people: digits
-// grouped, with the unit when it has a name ("4,700.3281", "12,477,394 m").
+// Length writes v, in in's file units, for people: grouped, with its unit.
 func Length(in *solver.Instance, v float64) string {
 	s := solver.GroupDigits(strconv.FormatFloat(v, 'f', -1, 64))
 	if u := in.LengthUnit(); u != "" {

@@ -11,8 +11,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// MaxOpenCities is the most cities of an instance OpenInstance takes: its
-// matrix of (N+1)² distances stays within 100 MB.
+// MaxOpenCities is the most cities OpenInstance takes ((N+1)² distances).
 const MaxOpenCities = 5000
 
 // OpenInstance returns an EXPLICIT instance of in's cities plus one at distance 0 from all, whose tours are in's open
@@ -72,8 +71,7 @@ func PathOfOpenTour(t []int, n int) ([]int, error) {
 	return append(slices.Clone(t[k+1:]), t[:k]...), nil
 }
 
-// PathBetween returns the path from a to b that t, a tour using the edge
-// a–b, gives once that edge is dropped.
+// PathBetween returns the path from a to b that t, a tour using a–b, gives.
 func PathBetween(t []int, a, b int) ([]int, error) {
 	n := len(t)
 	ia, ib := slices.Index(t, a), slices.Index(t, b)
@@ -187,8 +185,7 @@ func cityIndex(in *solver.Instance) map[string]int {
 	return m
 }
 
-// endCity is the city f names: its label, trimmed of blanks and quotes,
-// or an integer id equal to a city's.
+// endCity is the city f names: its label, or an integer id.
 func endCity(f string, in *solver.Instance, city map[string]int) (int, error) {
 	f = strings.Trim(strings.TrimSpace(f), `"'`)
 	if c, ok := city[f]; ok {
@@ -228,8 +225,7 @@ func (rt *Route) PathOf(t []int) ([]int, error) {
 	return t, nil
 }
 
-// Length is the length on Orig of a tour of In of length l: a path
-// between fixed ends lacks the edge between them.
+// Length is a tour of In of length l on Orig (a path lacks the ends' edge).
 func (rt *Route) Length(l int64) int64 {
 	if rt.A >= 0 && l > 0 {
 		return l - rt.Orig.Dist(rt.A, rt.B)
@@ -276,8 +272,7 @@ func (rt *Route) Finish(res solver.Result) (solver.Result, error) {
 	res.Tour, res.Length = path, l
 	res.Account.Route = rt.Account()
 	if e := res.Account.EAX; e != nil && rt.A >= 0 {
-		// the populations' lengths are the tours', through the edge
-		// between the ends: the paths' lack it, as the result's does
+		// the populations' lengths are the tours', through the ends' edge
 		c := *e
 		c.FirstBest, c.Best = rt.pathValue(e.FirstBest), rt.pathValue(e.Best)
 		res.Account.EAX = &c

@@ -40,8 +40,7 @@ func (pl *Pipeline) startBound(ctx context.Context, in *solver.Instance, dev sol
 	start := time.Now()
 	opts := boundOptions(dev, limit)
 	share := opts.Time
-	// not ctx: an interrupt ends the run, and end then stops the bound,
-	// which returns the best one proven by then
+	// not ctx: an interrupt ends the run, whose end stops the bound with its best
 	bctx := context.WithoutCancel(ctx)
 	go func() {
 		r, err := pl.ascents.StopAscent(bctx, b.stop, in, opts)
@@ -62,8 +61,7 @@ func (pl *Pipeline) startBound(ctx context.Context, in *solver.Instance, dev sol
 	return b
 }
 
-// boundOptions are the bound's options beside a run of time limit limit
-// on dev (nil: the cores): the one policy of every front end.
+// boundOptions are the bound's options beside a run of limit on dev.
 func boundOptions(dev solver.OpenAscentDevice, limit time.Duration) bound.Options {
 	// Thorough: the gap is measured against it (below bound.ThoroughMaxN an ascent of its own, a fraction of a second).
 	opts := bound.Options{Time: time.Duration(float64(limit) * BoundShare), Thorough: true}
@@ -76,8 +74,7 @@ func boundOptions(dev solver.OpenAscentDevice, limit time.Duration) bound.Option
 // end stops the bound.
 func (b *boundRun) end() { b.stopped.Do(func() { close(b.stop) }) }
 
-// result stops the bound and returns it if it is ready within BoundWait
-// (nil and no error when it is not ready).
+// result stops the bound and returns it if ready within BoundWait.
 func (b *boundRun) result() (*bound.Result, error) {
 	b.end()
 	select {
@@ -91,8 +88,7 @@ func (b *boundRun) result() (*bound.Result, error) {
 	}
 }
 
-// BoundFailed reports whether err is a failure of the bound computation
-// rather than its time running out or a stop.
+// BoundFailed reports whether err is a failure of the bound, not its time running out.
 func BoundFailed(err error) bool {
 	return !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) && !errors.Is(err, bound.ErrStopped)
 }
@@ -119,8 +115,7 @@ func (pl *Pipeline) boundAfter(ctx context.Context, in *solver.Instance, dev sol
 // CacheDirEnv names the variable holding TSP Lab's cache folder (default: the user's cache folder's tsplab/).
 const CacheDirEnv = "TSPLAB_CACHE_DIR"
 
-// boundsDir is the folder of the cached bounds, "" when the user has no
-// cache folder.
+// boundsDir is the cached bounds' folder ("": no cache folder).
 func boundsDir() string {
 	dir := os.Getenv(CacheDirEnv)
 	if dir == "" {
@@ -133,8 +128,7 @@ func boundsDir() string {
 	return filepath.Join(dir, "bounds")
 }
 
-// cachedBound is a bound's file in the cache: the best bound proven on
-// one instance's distances, in its units.
+// cachedBound is a cache file: the best bound proven on one instance's distances.
 type cachedBound struct {
 	N         int   `json:"n"`
 	ScaleExp  int   `json:"scale_exp"`
@@ -212,8 +206,7 @@ func StoreBound(in *solver.Instance, r bound.Result) {
 	_ = atomicfile.Write(name, func(w io.Writer) error { return json.NewEncoder(w).Encode(c) })
 }
 
-// startCached is the cached bound of in (nil: none), which req's OnBound
-// receives at once; req's OnBound then passes on only a higher one.
+// startCached is in's cached bound (nil: none), handed to req's OnBound at once.
 func startCached(in *solver.Instance, req *Request) *bound.Result {
 	c, ok := CachedBound(in)
 	if !ok {
@@ -230,8 +223,7 @@ func startCached(in *solver.Instance, req *Request) *bound.Result {
 	return &c
 }
 
-// bestBound is the higher of a bound computed by this run (nil: none)
-// and the cached one (nil: none), storing the computed one when higher.
+// bestBound is the higher of this run's bound and the cached one.
 func bestBound(in *solver.Instance, computed, cached *bound.Result) *bound.Result {
 	if computed != nil {
 		StoreBound(in, *computed)
@@ -251,8 +243,7 @@ func RecordBound(rep *report.Report, in *solver.Instance, b *bound.Result) {
 	rep.BoundSource, rep.BoundConverging = BoundOrigin(*b)
 }
 
-// BoundOrigin says where b came from and whether it is still converging:
-// its ascent stopped before its schedule ended and found no tour.
+// BoundOrigin says where b came from and whether it still converges.
 func BoundOrigin(b bound.Result) (src report.BoundSource, converging bool) {
 	src = report.BoundThisRun
 	if b.Cached {

@@ -8,8 +8,7 @@ import (
 	"github.com/tsplab/tsplab/solver/construct"
 )
 
-// ErrNoTour is Run's error for a run stopped before it began without a
-// start tour: no tour exists, and the front ends write none.
+// ErrNoTour is Run's error for a run stopped before it began, without a start tour.
 var ErrNoTour = errors.New("stopped before any tour existed: nothing to write")
 
 // Fallback is the tour a stopped run is measured against: the given start, else the space-filling curve kept to the

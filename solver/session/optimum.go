@@ -78,12 +78,10 @@ func exactThrough(in *solver.Instance, from, to int) int64 {
 	return best
 }
 
-// errProvenOptimum ends a run whose best tour is as short as the lower
-// bound proven beside it: no tour is shorter.
+// errProvenOptimum ends a run whose best tour reached the proven lower bound.
 var errProvenOptimum = errors.New("the best tour equals the lower bound: optimal")
 
-// provenStop watches a run's best length and the lower bound beside it
-// and stops the run once they meet.
+// provenStop stops a run once its best length meets the bound beside it.
 type provenStop struct {
 	mu     sync.Mutex
 	bound  int64 // 0: none yet
@@ -119,8 +117,7 @@ func watchOptimum(ctx context.Context, req Request, bounded bool) (context.Conte
 	}
 }
 
-// note records a bound or a best length (0: not this one) and stops the
-// run once the best is no longer than the bound.
+// note records a bound or a best length and stops the run once they meet.
 func (w *provenStop) note(lb, best int64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()

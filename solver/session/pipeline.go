@@ -18,18 +18,15 @@ import (
 // by one policy, shares the ascents, passes snapshots on and returns the result and report. The zero value is ready.
 type Pipeline struct {
 	ascents bound.Ascents
-	// chosen is the last settings Choose read, which Prepare reads
-	// again only where they differ
+	// chosen is the last settings Choose read, which Prepare reads again only where they differ
 	mu     sync.Mutex
 	chosen solver.Params
 }
 
-// BoundShare is the part of a run's time limit the lower bound beside it
-// may take, so that it has returned when the run ends.
+// BoundShare is the part of a run's time the bound beside it may take.
 const BoundShare = 0.9
 
-// BoundWait is how long the end of a run waits for the bound beside it,
-// once stopped: the last moments of its exact evaluation.
+// BoundWait is how long a run's end waits for the bound beside it.
 const BoundWait = 250 * time.Millisecond
 
 // Choice is the engine picked for a user's (algorithm, backend).
@@ -66,8 +63,7 @@ func (pl *Pipeline) Plan(in *solver.Instance, p solver.Params) (plan *Plan, note
 	return plan, note, err
 }
 
-// Plan is a run validated on its instance, ready to start (once, or in
-// segments as a Runner does).
+// Plan is a run validated on its instance, ready to start.
 type Plan struct {
 	pl     *Pipeline
 	Engine solver.Engine
@@ -93,8 +89,7 @@ func (pl *Pipeline) Prepare(e solver.Engine, in *solver.Instance, p solver.Param
 	return &Plan{pl: pl, Engine: e, In: WithExactOptimum(in), Params: p}, nil
 }
 
-// checkStart refuses a start tour that is not a tour of in or drops one
-// of its fixed edges, for every engine alike.
+// checkStart refuses a start tour of the wrong cities or without a fixed edge.
 func checkStart(in *solver.Instance, start []int) error {
 	if start == nil {
 		return nil
@@ -115,19 +110,16 @@ type Request struct {
 	// Bound asks for a lower bound beside the run when no optimum is known, from the cached one, on the engine's
 	// accelerator or the cores, within BoundShare of the limit.
 	Bound bool
-	// OnBound, when not nil, receives the cached bound at the start and
-	// each higher bound as soon as it is proven.
+	// OnBound, when not nil, receives the cached bound and each higher one.
 	OnBound func(bound.Result)
 	// OnSnapshot, when not nil, receives the newest snapshot at most once per Interval (0: each), the last before Run returns.
 	OnSnapshot func(solver.Snapshot)
 	Interval   time.Duration
-	// NoOptimumStop runs on past a known optimum (the suites measure the
-	// whole budget); otherwise the run stops there (solver.StopOptimum).
+	// NoOptimumStop runs on past a known optimum (the suites measure the whole budget).
 	NoOptimumStop bool
 }
 
-// Outcome is what a run returns: the result, the report the front ends
-// write, and the lower bound when one was asked for and ready.
+// Outcome is a run's result, report and any lower bound.
 type Outcome struct {
 	Result solver.Result
 	Report report.Report
@@ -174,8 +166,7 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	var err error
 	started := false
 	if req.Params == nil && !req.NoOptimumStop {
-		// the plan's own start tour, already optimal, ends the run before the engine sets up (a runner's later
-		// segment, which gives its params, runs on from its best)
+		// a start tour already optimal ends the run before the engine sets up
 		res, started, err = solver.OptimalStart(pl.Engine, pl.In, q)
 	}
 	if !started {
@@ -202,8 +193,7 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	return out, nil
 }
 
-// boundLimit is the time of the bound beside a run with the time limit
-// limit (0: none) on ctx: what ctx's deadline leaves when it comes first.
+// boundLimit is the time of the bound beside a run of limit on ctx.
 func boundLimit(ctx context.Context, limit time.Duration) time.Duration {
 	if left := solver.LeftOf(ctx, time.Now()); left > 0 && (limit == 0 || left < limit) {
 		return left
@@ -226,8 +216,7 @@ func (pl *Plan) BoundAfter(ctx context.Context, out *Outcome, limit time.Duratio
 	RecordBound(&out.Report, pl.In, out.Bound)
 }
 
-// named fills in what an engine left out of res: its name, backend and
-// the seed of p.
+// named fills in the name, backend and seed an engine left out of res.
 func (pl *Plan) named(res solver.Result, p solver.Params) solver.Result {
 	if res.Algorithm == "" {
 		res.Algorithm = pl.Engine.Name()
@@ -241,8 +230,7 @@ func (pl *Plan) named(res solver.Result, p solver.Params) solver.Result {
 	return res
 }
 
-// ascentDevice is the accelerator e runs on, where the lower bound of its
-// runs goes (nil: the cores).
+// ascentDevice is e's accelerator, where its runs' bound goes (nil: the cores).
 func ascentDevice(e solver.Engine) solver.OpenAscentDevice {
 	if h, ok := e.(solver.AscentHost); ok {
 		return h.AscentDevice()
@@ -289,8 +277,7 @@ func forward(on func(solver.Snapshot), interval time.Duration) (chan solver.Snap
 	}
 }
 
-// newest is the snapshot waiting in snaps, with what s had and it has
-// not (solver.Merge), or s when none is.
+// newest is the snapshot waiting in snaps merged over s, or s.
 func newest(snaps chan solver.Snapshot, s solver.Snapshot) solver.Snapshot {
 	select {
 	case t := <-snaps:

@@ -59,14 +59,12 @@ type Progress struct {
 	Steps       int64
 	Moves       int64
 	Elapsed     time.Duration
-	// BestElapsed is when the best tour was found, on Elapsed's clock:
-	// the time stamp of the engine's snapshot that carried it.
+	// BestElapsed is when the best tour was found, on Elapsed's clock.
 	BestElapsed time.Duration
 	Fraction    float64 // 0..1 of the time budget or schedule
 	Engine      string  // "pspm/cpu"
 	Note        string  // backend fallback note, or the error that ended the run
-	// Account is what the search did so far (nil: the engine did not
-	// say): the newest snapshot's, then the result's.
+	// Account is what the search did so far (nil: not said).
 	Account *solver.Account
 
 	// Phase is the engine's part of the run (solver.PhaseSearch when unsaid); PhaseProgress its fraction, negative when unknown.
@@ -80,13 +78,11 @@ func (p Progress) MovesPerSecond() float64 { return solver.MovesPerSecond(p.Move
 // Runner runs one engine on one instance: Pause keeps the best tour, temperature and counters, Resume continues from
 // there with the rest of the budget, Step pauses after K steps. It is safe for concurrent use.
 type Runner struct {
-	// OnUpdate receives every update, at most one per Rate, and a final
-	// one when a segment ends.
+	// OnUpdate receives every update, at most one per Rate, and one when a segment ends.
 	OnUpdate func(Progress)
 	// Rate, when not nil, is the least time between updates of a run of e with params (else UpdateInterval).
 	Rate func(e solver.Engine, params solver.Params) time.Duration
-	// OnBound, when not nil, receives the lower bound the pipeline
-	// computes beside a run on an instance without a known optimum.
+	// OnBound, when not nil, receives the bound the pipeline computes beside a run.
 	OnBound func(in *solver.Instance, lb bound.Result)
 	// Pipeline runs the segments (nil: one of the runner's own).
 	Pipeline *Pipeline
@@ -145,8 +141,7 @@ func (r *Runner) Best() ([]int, int64) {
 	return append([]int(nil), r.best...), r.bestLength
 }
 
-// Result returns the run's result with counters summed over its
-// segments, or false before the first segment has ended.
+// Result returns the run's result summed over its segments, false before the first ends.
 func (r *Runner) Result() (solver.Result, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -161,8 +156,7 @@ func (r *Runner) Choose(params solver.Params) (Choice, error) {
 	return r.pipeline().Choose(params)
 }
 
-// Engine returns the engine of the newest run (nil before any) and the
-// note on its choice: why the GPU was not used for backend auto.
+// Engine returns the newest run's engine and the note on its choice.
 func (r *Runner) Engine() (solver.Engine, string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -194,8 +188,7 @@ func (r *Runner) begin(in *solver.Instance, params solver.Params, step bool) err
 	if r.state == Running {
 		return errors.New("a run is in progress")
 	}
-	// the plan's params carry the engine's config, which its first
-	// segment takes as it is
+	// the plan's params carry the config, which the first segment takes as it is
 	r.in, r.params, r.engine, r.plan, r.note = in, plan.Params, e, plan, note
 	r.forget()
 	r.last = Progress{Engine: engineName(e), Note: note}
@@ -206,8 +199,7 @@ func (r *Runner) begin(in *solver.Instance, params solver.Params, step bool) err
 // Resume continues a paused run until its budget ends.
 func (r *Runner) Resume() error { return r.cont(false) }
 
-// Step runs one sync interval (K temperature steps) from where a paused
-// run stands, then pauses again.
+// Step runs one sync interval from a paused run, then pauses again.
 func (r *Runner) Step() error { return r.cont(true) }
 
 func (r *Runner) cont(step bool) error {
@@ -253,8 +245,7 @@ func (r *Runner) launch(step bool, start []int, left time.Duration) {
 	r.last.State = Running
 	r.seg++
 	r.done = make(chan struct{})
-	// the bound beside every segment until one is proven (a stopped
-	// segment stops it; a whole ascent is kept for the next)
+	// the bound beside every segment until one is proven
 	req := Request{Params: &p, Interval: r.interval(step, p), Bound: !r.bounded}
 	seg, in, on := r.seg, r.in, r.OnBound
 	req.OnBound = func(lb bound.Result) {
@@ -278,8 +269,7 @@ func (r *Runner) pipeline() *Pipeline {
 	return r.Pipeline
 }
 
-// interval is the reader's rate for a segment of p; a step is followed
-// at UpdateInterval at least, so that it pauses soon after its K steps.
+// interval is the reader's rate for a segment of p (a step at UpdateInterval at least)
 func (r *Runner) interval(step bool, p solver.Params) time.Duration {
 	d := UpdateInterval
 	if r.Rate != nil {
@@ -348,11 +338,9 @@ func (r *Runner) absorb(seg int, s solver.Snapshot) (segProgress, bool) {
 	if s.Temperature > 0 {
 		r.temperature = s.Temperature
 	}
-	// The final snapshot of an annealer carries no temperature: keep
-	// showing the last one the run reached.
+	// An annealer's final snapshot has no temperature: keep the last shown.
 	pr.Temperature = r.temperature
-	// A snapshot that only announces a phase carries no counters: the
-	// totals never go back.
+	// A phase-only snapshot carries no counters: the totals never go back.
 	pr.Steps = max(pr.Steps, r.steps+s.Step)
 	pr.Moves = max(pr.Moves, r.moves+s.Moves)
 	pr.Elapsed = max(pr.Elapsed, r.elapsed+s.Elapsed)
@@ -368,8 +356,7 @@ func (r *Runner) absorb(seg int, s solver.Snapshot) (segProgress, bool) {
 	return segProgress{Progress: pr, segSteps: s.Step, stepping: r.stepping}, true
 }
 
-// fraction is the share of the run done: of the time budget when there is
-// one, else the engine's own progress.
+// fraction is the share of the run done: of the time budget, else of the engine's schedule.
 func (r *Runner) fraction(elapsed time.Duration, engine float64) float64 {
 	if tl := r.params.TimeLimit; tl > 0 {
 		f := float64(elapsed) / float64(tl)
@@ -400,8 +387,7 @@ func (r *Runner) finish(seg int, o solveOutcome) (Progress, bool) {
 		return pr, true
 	}
 	res := o.res
-	// The result keeps only tours that came through solver.Finish, with
-	// exact lengths, never a snapshot's.
+	// The result keeps only tours that came through solver.Finish.
 	if len(res.Tour) == r.in.N && (r.exact == nil || res.Length <= r.exactLength) {
 		r.exact, r.exactLength = res.Tour, res.Length
 	}
@@ -449,8 +435,7 @@ func (r *Runner) emit(p Progress) {
 	}
 }
 
-// Pause stops the running segment and keeps what it found; Resume or
-// Step continue from there.
+// Pause stops the running segment, keeping what it found.
 func (r *Runner) Pause() {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -1,7 +1,6 @@
 package strategy
 
-// The local search by size, auto's defaults (BySize) and pop's
-// (popSearch), each setting named once.
+// The local search by size, auto's (BySize) and pop's (popSearch).
 var (
 	// small is below DeepMinN: each worker alone, the 2-opt chain on nearest lists with pure 3-opt moves and escapes
 	// (docs/DECISIONS.md#auto-below-1000).
@@ -21,8 +20,7 @@ const (
 	MergeSync = 50
 )
 
-// SizeRow is one row of auto's local search by size: from From cities
-// up to To (0: no end).
+// SizeRow is one row of auto's local search by size, From up to To cities (0: no end).
 type SizeRow struct {
 	From, To    int
 	LocalSearch LocalSearch

@@ -51,11 +51,9 @@ const (
 	CrowdedShortMinPerWorker = 500_000
 	CrowdedShortMaxWorkers   = 4
 	CrowdedSetUpPerCity      = 50 * time.Microsecond
-	// CrowdedNeighbors is the length of a crowded run's nearest lists: 6
-	// rather than 8 saves a quarter of the lists' time and memory.
+	// CrowdedNeighbors is a crowded run's nearest lists' length.
 	CrowdedNeighbors = 6
-	// CrowdedPartKicks is the kicks per city of a crowded run's piece
-	// searches after its first round (a descent of every piece).
+	// CrowdedPartKicks is the kicks per city of a crowded run's later piece searches.
 	CrowdedPartKicks = 0.05
 )
 
@@ -67,8 +65,7 @@ func (s Share) Of(limit time.Duration) time.Duration { return limit / time.Durat
 
 // The shares of the time limit the phases take, each named once.
 const (
-	// AscentShare is the Held–Karp ascent's behind the alpha-nearness
-	// lists: a fifth (docs/DECISIONS.md#ascent-share).
+	// AscentShare is the alpha lists' ascent's share of the limit (docs/DECISIONS.md#ascent-share).
 	AscentShare Share = 5
 	// AscentWaitShare is the share of the time the workers search on nearest lists while another's ascent runs
 	// (docs/DECISIONS.md#alpha-start).
@@ -99,8 +96,7 @@ const BoundBesideCPUMaxN = 2_000_000
 // (docs/DECISIONS.md#bound-beside-cpu).
 const BoundBesideMinCores = 4
 
-// BoundBesideCPU reports whether a run of n cities without an accelerator,
-// on cores cores, proves a lower bound beside its search.
+// BoundBesideCPU reports whether a CPU run of n cities on cores proves a bound beside.
 func BoundBesideCPU(n, cores int) bool {
 	return n < PartitionMinN || n <= BoundBesideCPUMaxN && cores >= BoundBesideMinCores
 }

@@ -6,8 +6,7 @@ import "time"
 type Engine int8
 
 const (
-	// ILS is 2opt-ils or 3opt-ils: only the partition search (by its
-	// option) and the crowded set-up's lists are decided for them.
+	// ILS is 2opt-ils or 3opt-ils, which take only the partition search and crowded lists.
 	ILS Engine = iota
 	// Auto is CPU auto.
 	Auto
@@ -51,8 +50,7 @@ type Options struct {
 	Merge bool
 	// NoWindows: GPU auto's windows were turned off (beside=0).
 	NoWindows bool
-	// Windows is the windows option: the population search on windows of
-	// the tour after the partition search's hand-over.
+	// Windows is the windows option after the partition search.
 	Windows Toggle
 }
 
@@ -109,8 +107,7 @@ func Decide(f Facts) Strategy {
 	pop := f.Engine == Pop || (auto && !part && popSize(f.N, f.Workers, f.TimeLimit) && f.Kicks == 0 && !f.Options.Any)
 	switch {
 	case pop:
-		// the population search runs pop's local search; auto's settings
-		// for the size (and its short lists) are not read
+		// the population search runs pop's local search
 		s.Search = Population
 		s.LocalSearch, s.ShortLists = popSearch(f.N), false
 	case part:
@@ -145,8 +142,7 @@ func UsesPartition(f Facts) bool {
 	return (f.Engine == Auto || f.Engine == GPUAuto) && f.N >= PartitionMinN
 }
 
-// popSize reports whether auto's population search suits n cities in a
-// run of limit on w workers.
+// popSize reports whether auto's population search suits n cities, limit and w workers.
 func popSize(n, w int, limit time.Duration) bool {
 	if n < DeepMinN || limit <= 0 || w <= 0 || n >= PopLongMaxN {
 		return false
@@ -163,8 +159,7 @@ func popSize(n, w int, limit time.Duration) bool {
 	return limit >= time.Duration(n)*per
 }
 
-// Crowded reports whether a run of n cities on w workers within limit
-// (0: none, a kicks budget) takes the crowded set-up.
+// Crowded reports whether a run of n cities on w workers within limit is crowded.
 func (l Limits) Crowded(n, w int, limit time.Duration) bool {
 	if w <= 0 {
 		return false

@@ -6,17 +6,13 @@ import "time"
 type Search int8
 
 const (
-	// Independent: each worker searches the whole tour alone, the best
-	// kept (auto below DeepMinN cities).
+	// Independent: each worker searches the whole tour alone (below DeepMinN).
 	Independent Search = iota
-	// Merged: every worker kicks in its own stretch of one tour, their
-	// changes merged (docs/DECISIONS.md#merge).
+	// Merged: workers kick in their stretches of one tour, changes merged (docs/DECISIONS.md#merge).
 	Merged
-	// Partition: all workers on pieces of one tour
-	// (docs/DECISIONS.md#part-min-n).
+	// Partition: all workers on pieces of one tour (docs/DECISIONS.md#part-min-n).
 	Partition
-	// Population: pop's EAX population, then its pool recombined by
-	// partition crossover (docs/DECISIONS.md#pop).
+	// Population: pop's EAX population, then its pool recombined (docs/DECISIONS.md#pop).
 	Population
 )
 
@@ -28,8 +24,7 @@ const (
 	StartGreedy Start = iota
 	// StartCurve is the space-filling-curve tour of a crowded run.
 	StartCurve
-	// StartGPUDescent is a 2-opt + Or-opt local optimum found on the GPU
-	// from its greedy tour (GPU auto from GPUStartMinN cities).
+	// StartGPUDescent is a GPU 2opt-or optimum from the greedy tour.
 	StartGPUDescent
 	// StartGiven is the tour the run was given.
 	StartGiven
@@ -53,16 +48,13 @@ type Move int8
 const (
 	// Chain: a chain of 2-opt steps (the 3-opt chain at depth 1).
 	Chain Move = iota
-	// FiveOpt: the sequential 5-opt move of Lin–Kernighan–Helsgaun,
-	// chained while it gains.
+	// FiveOpt: the LKH sequential 5-opt move, chained while it gains.
 	FiveOpt
-	// Adapt: in the partition search, by round the one that gained more
-	// per second.
+	// Adapt: per round, the move that gained more per second.
 	Adapt
 )
 
-// LocalSearch are a worker's local-search settings for an instance's
-// size (BySize).
+// LocalSearch are a worker's local-search settings by size.
 type LocalSearch struct {
 	Lists     Lists
 	Neighbors int  // candidates a city
@@ -82,41 +74,34 @@ type GPU struct {
 	Ascent bool
 	// Early: or-ils until the CPU engine's first tour (GPUEarlyMinN).
 	Early bool
-	// Windows: the GPU's windows beside the partition search
-	// (GPUWindowsMinN).
+	// Windows: the GPU's windows beside the partition search.
 	Windows bool
 	// Pool: the GPU's block search on copies of pop's pool members.
 	Pool bool
-	// StartDescent is how long the GPU's 2opt-or descent of the greedy
-	// start may take (Start is StartGPUDescent; 0: the greedy tour itself).
+	// StartDescent is how long the GPU's start descent may take.
 	StartDescent time.Duration
 }
 
-// Strategy is what a run decides once, before any search: the engines
-// carry it out and Tune shows it.
+// Strategy is what a run decides once, before any search.
 type Strategy struct {
 	// Search is the kind of search.
 	Search Search
 	// Start is the start tour.
 	Start Start
-	// LocalSearch are the local search's settings for the size (BySize);
-	// a run's options given override them.
+	// LocalSearch are the local search's settings by size, overridden by given options.
 	LocalSearch LocalSearch
 	// Crowded: nearest lists from a grid and segments prepared late (docs/DECISIONS.md#crowded-min-per-worker);
 	// CrowdSetUp: auto's crowded set-up on a crowded partition search.
 	Crowded, CrowdSetUp bool
-	// ShortLists: auto's run is too short on its workers for the ascent
-	// (below AlphaMinPerCity): mixed lists in place of the alpha lists.
+	// ShortLists: too short for the ascent (AlphaMinPerCity): mixed lists instead.
 	ShortLists bool
 	// Chain: the partition search takes the chain over the adaptive move past AdaptMaxPerWorker cities a worker.
 	Chain bool
-	// Restart is the stall after which the merged search restarts from
-	// its best tour (0: never).
+	// Restart is the stall before the merged search restarts from its best (0: never).
 	Restart time.Duration
-	// Ascent is the Held–Karp ascent's share of the time limit (0: its own
-	// schedule).
+	// Ascent is the ascent's share of the time limit (0: its own schedule).
 	Ascent time.Duration
-	// Windows: the partition search hands over to windows at their start time (solver/cpu/window).
+	// Windows: the partition search hands over to windows at their start time (solver/cpu/window, docs/DECISIONS.md#windows).
 	Windows bool
 	// GPU are the GPU's roles.
 	GPU GPU

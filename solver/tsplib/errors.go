@@ -8,8 +8,7 @@ import (
 	"strings"
 )
 
-// Error is a problem found in a TSPLIB file. Its message is one line:
-// "FILE:LINE: problem" (or "FILE: problem" when no line applies).
+// Error is a problem in a TSPLIB file, one line: "FILE:LINE: problem".
 type Error struct {
 	File string // the file name given to the reader
 	Line int    // 1-based line number, 0 when unknown
@@ -33,8 +32,7 @@ func Errorf(file string, line int, format string, args ...any) *Error {
 	return &Error{File: file, Line: line, Msg: oneLine(fmt.Sprintf(format, args...))}
 }
 
-// oneLine keeps a message on one line and bounded in length, whatever
-// bytes the input quoted into it.
+// oneLine keeps a message on one bounded line whatever it quoted.
 func oneLine(s string) string {
 	const max = 300
 	b := make([]rune, 0, len(s))
@@ -59,8 +57,7 @@ func Quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// FileError reports a failure to open, read or write a file, without
-// repeating the path that *fs.PathError already names.
+// FileError reports a file failure without repeating *fs.PathError's path.
 func FileError(path string, err error) *Error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) && pe.Path == path {
@@ -69,8 +66,7 @@ func FileError(path string, err error) *Error {
 	return &Error{File: path, Msg: oneLine(err.Error())}
 }
 
-// BareError drops the operation and path of an *fs.PathError: the *Error
-// around it names the file already.
+// BareError drops an *fs.PathError's operation and path.
 func BareError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

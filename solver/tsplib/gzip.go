@@ -24,8 +24,7 @@ const gzipMagic = "\x1f\x8b"
 // IsGzip reports whether head starts with gzip's magic bytes.
 func IsGzip(head []byte) bool { return bytes.HasPrefix(head, []byte(gzipMagic)) }
 
-// TrimGz returns path without a final ".gz" (in any case), the name its
-// content would have decompressed: pr2392.tsp.gz → pr2392.tsp.
+// TrimGz returns path without a final ".gz".
 func TrimGz(path string) string {
 	if n := len(path) - len(".gz"); n > 0 && strings.EqualFold(path[n:], ".gz") {
 		return path[:n]
@@ -40,8 +39,7 @@ type Input struct {
 	gz *gzipReader // nil when the data is not gzip-compressed
 }
 
-// Open opens the file at path for reading as an Input. Its errors are
-// *Error naming path.
+// Open opens path for reading as an Input; errors are *Error naming path.
 func Open(path string) (*Input, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -63,8 +61,7 @@ func NewInput(r io.Reader, path string) (*Input, error) {
 	}
 	var head [2]byte
 	n, _ := io.ReadFull(r, head[:])
-	// The bytes sniffed are read again before the rest; a read error
-	// recurs on the next read of r, where the parser reports it.
+	// The sniffed bytes are read again first; a read error recurs later
 	r = io.MultiReader(bytes.NewReader(head[:n]), r)
 	if !IsGzip(head[:n]) {
 		in.r = r
@@ -112,8 +109,7 @@ func (in *Input) Check(err error) error {
 	return err
 }
 
-// GzipError returns the gzip stream's failure, a one-line *Error naming
-// the file, or nil when there was none.
+// GzipError returns the gzip stream's failure as a one-line *Error, or nil.
 func (in *Input) GzipError() error {
 	if in.gz == nil || in.gz.err == nil {
 		return nil
@@ -133,8 +129,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// gzipReader decompresses a gzip stream within GzipMaxRatio, turning
-// its failures into one-line *Errors naming the file (kept in err).
+// gzipReader decompresses within GzipMaxRatio, failures as one-line *Errors.
 type gzipReader struct {
 	zr   *gzip.Reader
 	in   *countingReader
@@ -179,8 +174,7 @@ func gzipError(file string, err error) *Error {
 	return &Error{File: file, Msg: "corrupt gzip stream: " + msg}
 }
 
-// looksBinary reports whether a word holds bytes no text file has:
-// control characters other than blanks.
+// looksBinary reports whether a word holds control bytes no text has.
 func looksBinary(s string) bool {
 	for _, c := range []byte(s) {
 		if c < 0x20 && !isSpace(c) || c == 0x7f {
@@ -190,8 +184,7 @@ func looksBinary(s string) bool {
 	return false
 }
 
-// binaryWord is the problem with a word of binary data where a keyword
-// should be: on the first line, the whole file looks binary.
+// binaryWord is the problem of binary data where a keyword should be.
 func binaryWord(s string, line int) string {
 	switch {
 	case line == 1 && IsGzip([]byte(s)):

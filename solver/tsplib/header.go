@@ -6,8 +6,7 @@ import (
 	"strings"
 )
 
-// Header is the specification part of a TSPLIB instance file: what a
-// browser shows before the file is loaded.
+// Header is a TSPLIB file's specification part, shown before the file is read.
 type Header struct {
 	Name      string // NAME, or the file's base name without .tsp when absent
 	Type      string // TYPE (always TSP: other types are errors)

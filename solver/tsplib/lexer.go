@@ -6,8 +6,7 @@ import (
 	"io"
 )
 
-// Limits that keep the reader linear in time and bounded in memory on
-// hostile input.
+// Limits keeping the reader linear in time and bounded in memory on hostile input.
 const (
 	// MaxLineLength bounds a header line (KEY : value).
 	MaxLineLength = 1 << 20
@@ -22,14 +21,12 @@ type token struct {
 	eof  bool
 }
 
-// lexer splits a TSPLIB file into tokens with their line numbers, in
-// linear time and bounded memory whatever the line lengths.
+// lexer splits a TSPLIB file into tokens with line numbers, linear and bounded.
 type lexer struct {
 	r    *bufio.Reader
 	file string
 	line int // line of the next unread byte
-	// lastText is the line of the last non-blank byte read: where the
-	// end of the file is reported.
+	// lastText is the last non-blank byte's line, where the end is reported.
 	lastText int
 	buf      []byte
 
@@ -99,8 +96,7 @@ func (lx *lexer) eofLine() int {
 	return max(lx.lastText, 1)
 }
 
-// next returns the next token. Words end at whitespace or ':'; a ':' is a
-// token of its own.
+// next returns the next token; words end at whitespace or ':', itself a token.
 func (lx *lexer) next() (token, error) {
 	if lx.peeked {
 		lx.peeked = false
@@ -113,8 +109,7 @@ func (lx *lexer) next() (token, error) {
 	return token{text: string(lx.buf), line: line}, nil
 }
 
-// nextRaw is next without allocating: the word is returned in a buffer
-// that the next call overwrites. Data sections use it for their numbers.
+// nextRaw is next without allocating: the word lives until the next call.
 func (lx *lexer) nextRaw() (word []byte, line int, eof bool, err error) {
 	if lx.peeked {
 		lx.peeked = false
@@ -124,8 +119,7 @@ func (lx *lexer) nextRaw() (word []byte, line int, eof bool, err error) {
 	return lx.buf, line, eof, err
 }
 
-// scan reads the next word into lx.buf and returns its line, or eof with
-// the line to report the end of the file on.
+// scan reads the next word into lx.buf and returns its line, or eof.
 func (lx *lexer) scan() (line int, eof bool, err error) {
 	lx.skip(false)
 	line = lx.line
@@ -171,8 +165,7 @@ scan:
 	return line, false, nil
 }
 
-// lineDone skips blanks up to the end of the current line and reports
-// whether nothing else is on it. It must not be called with a token peeked.
+// lineDone skips blanks to the line's end, reporting whether nothing else is on it.
 func (lx *lexer) lineDone() bool {
 	c, ok := lx.skip(true)
 	return !ok || c == '\n'
@@ -191,8 +184,7 @@ func (lx *lexer) peek() (token, error) {
 	return t, nil
 }
 
-// restOfLine returns the rest of the current line (without the newline),
-// consuming it. It must not be called with a token peeked.
+// restOfLine returns and consumes the rest of the current line.
 func (lx *lexer) restOfLine() (string, error) {
 	line := lx.line
 	lx.buf = lx.buf[:0]
@@ -229,20 +221,17 @@ scan:
 	return string(lx.buf), nil
 }
 
-// skipColon consumes a ':' if it is the next non-blank byte on the current
-// line, and the blanks before it.
+// skipColon consumes a ':' that is the line's next non-blank byte.
 func (lx *lexer) skipColon() {
 	if c, ok := lx.skip(true); ok && c == ':' {
 		lx.r.Discard(1)
 	}
 }
 
-// LineEnds returns r with each lone '\r' turned into '\n', so that lines
-// count "\n", "\r\n" and "\r" alike.
+// LineEnds returns r with each lone '\r' as '\n', so all line ends count alike.
 func LineEnds(r io.Reader) io.Reader { return &crReader{r: r} }
 
-// crReader turns a lone '\r' into '\n', so that lines count "\n", "\r\n"
-// and "\r" alike; a '\r' ending a read waits for the next byte.
+// crReader turns a lone '\r' into '\n'.
 type crReader struct {
 	r       io.Reader
 	pending bool // a '\r' held back from the previous read

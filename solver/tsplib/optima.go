@@ -16,12 +16,10 @@ import (
 	"github.com/tsplab/tsplab/solver/problem"
 )
 
-// OptimaFile is the name of the CSV of known optima looked for beside an
-// instance and in the optima directories.
+// OptimaFile is the CSV of known optima looked for beside an instance and in the optima folders.
 const OptimaFile = "optima.csv"
 
-// OptimaEnv names the environment variable holding one more directory
-// with an optima.csv, searched by Load.
+// OptimaEnv names the variable of one more optima.csv folder.
 const OptimaEnv = "TSPLIB_OPTIMA"
 
 // csvTable is a CSV file with a header row.
@@ -88,8 +86,7 @@ func readCSV(path string) (*csvTable, error) {
 	return tab, nil
 }
 
-// setHeader takes rec, on line line of path, as the table's header: its
-// column names, none twice, name and optimum among them.
+// setHeader takes rec as the table's header: names, none twice, name and optimum among them.
 func (tab *csvTable) setHeader(path string, line int, rec []string) error {
 	tab.header = rec
 	for i, h := range rec {
@@ -146,8 +143,7 @@ func ReadOptima(path string) (map[string]int64, error) {
 	return out, nil
 }
 
-// instanceNames returns the names an instance is known by, best first: the
-// file's base name without .gz and .tsp, then its NAME.
+// instanceNames returns an instance's names, best first.
 func instanceNames(path, name string) []string {
 	var names []string
 	if path != "" {
@@ -207,8 +203,7 @@ func KnownOptimum(path, name string, dirs ...string) (opt int64, source string, 
 	return tableOptimum(path, instanceNames(path, name), withEnv(dirs))
 }
 
-// tableOptimum finds the first of names in optima.csv beside path (when
-// path is not empty), then in each of dirs.
+// tableOptimum finds the first of names in optima.csv beside path, then in dirs.
 func tableOptimum(path string, names, dirs []string) (int64, string, bool) {
 	var csvs []string
 	if path != "" {
@@ -265,8 +260,7 @@ func OptTourPath(instancePath string, in *problem.Instance) string {
 	return ""
 }
 
-// Load reads the TSPLIB95 instance at path (see Read) and attaches its
-// known optimum (see SetOptimum).
+// Load reads the TSPLIB95 instance at path with its known optimum.
 func Load(path string, optimaDirs ...string) (*problem.Instance, error) {
 	in, err := Read(path)
 	if err != nil {
@@ -341,8 +335,7 @@ func (tab *csvTable) putRow(name string, row []string) {
 	}
 }
 
-// replaceFile writes data to a temporary file beside path, then renames
-// it over path, so that a reader never sees half a table.
+// replaceFile writes data beside path and renames it over path.
 func replaceFile(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".optima-*.csv")
 	if err != nil {

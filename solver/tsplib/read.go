@@ -16,8 +16,7 @@ import (
 const (
 	// MaxDimension is the largest DIMENSION accepted for any instance.
 	MaxDimension = math.MaxInt32
-	// MaxExplicitDimension is the largest DIMENSION of an EXPLICIT instance:
-	// its full N×N matrix stays within 2^28 entries (1 GiB of int32).
+	// MaxExplicitDimension is an EXPLICIT instance's largest DIMENSION.
 	MaxExplicitDimension = 1 << 14
 	// MaxCoord bounds a coordinate so every distance fits an int32 and every tour length an int64.
 	MaxCoord = 1 << 28
@@ -96,8 +95,7 @@ var unsupportedTypes = map[string]string{
 	"TOUR": "a tour, not an instance: read it with ReadTour",
 }
 
-// unsupportedMetrics are EDGE_WEIGHT_TYPEs of TSPLIB95 and its dialects
-// (LKH, Concorde) that this reader names as unsupported.
+// unsupportedMetrics are EDGE_WEIGHT_TYPEs this reader names but refuses.
 var unsupportedMetrics = map[string]bool{
 	"XRAY1": true, "XRAY2": true, "SPECIAL": true, "GEOM": true, "GEOM_MEEUS": true,
 	"TOR_2D": true, "TOR_3D": true, "EUC_3D_CEIL": true, "ATT_CEIL": true,
@@ -172,8 +170,7 @@ func (p *parser) parse() error {
 	}
 }
 
-// IsNumber reports whether a word starts like a number, so that it is
-// data rather than a keyword (the point-list readers ask it too).
+// IsNumber reports whether a word starts like a number (data, not a keyword).
 func IsNumber[S string | []byte](s S) bool {
 	if len(s) == 0 {
 		return false
@@ -197,8 +194,7 @@ func firstField(s string) string {
 	return ""
 }
 
-// oneOf returns val in upper case when it is one of the allowed values
-// of the header key, and an error naming them otherwise.
+// oneOf returns val upper-cased when allowed for key, else an error.
 func (p *parser) oneOf(key, val string, line int, allowed ...string) (string, error) {
 	t := strings.ToUpper(val)
 	if slices.Contains(allowed, t) {
@@ -241,8 +237,7 @@ func (p *parser) header(key, val string, line int) error {
 	case "EDGE_DATA_FORMAT":
 		return p.errf(line, "EDGE_DATA_FORMAT belongs to HCP files, which are not supported")
 	default:
-		// Other KEY : value lines carry nothing the distances depend on;
-		// later TSPLIB dialects add such keys, so they are ignored.
+		// Other KEY : value lines carry nothing the distances depend on: skipped.
 		if !isKeyword(key) {
 			return p.errf(line, "unknown keyword %s", Quote(key))
 		}
@@ -250,8 +245,7 @@ func (p *parser) header(key, val string, line int) error {
 	return nil
 }
 
-// once records the line of a header key that may be given only once, and
-// returns an error when that key was already given.
+// once records a once-only header key's line, erring on a repeat.
 func (p *parser) once(key string, line int) error {
 	switch key {
 	case "NAME", "TYPE", "DIMENSION", "EDGE_WEIGHT_TYPE", "EDGE_WEIGHT_FORMAT",
@@ -277,8 +271,7 @@ func (p *parser) typeHeader(val string, line int) error {
 	return p.errf(line, "unknown TYPE %s (want TSP)", Quote(val))
 }
 
-// dimensionHeader applies a DIMENSION line, checking it is an integer in
-// 1..MaxDimension.
+// dimensionHeader applies DIMENSION, an integer in 1..MaxDimension.
 func (p *parser) dimensionHeader(val string, line int) error {
 	n, err := strconv.ParseInt(val, 10, 64)
 	if err != nil {
@@ -297,8 +290,7 @@ func (p *parser) dimensionHeader(val string, line int) error {
 	return nil
 }
 
-// edgeWeightTypeHeader applies an EDGE_WEIGHT_TYPE line, accepting only
-// the metrics the solver knows.
+// edgeWeightTypeHeader applies EDGE_WEIGHT_TYPE, a known metric.
 func (p *parser) edgeWeightTypeHeader(val string, line int) error {
 	t := strings.ToUpper(val)
 	m, ok := problem.ParseMetric(t)
@@ -312,8 +304,7 @@ func (p *parser) edgeWeightTypeHeader(val string, line int) error {
 	return nil
 }
 
-// edgeWeightFormatHeader applies an EDGE_WEIGHT_FORMAT line, accepting the
-// matrix formats and FUNCTION.
+// edgeWeightFormatHeader applies EDGE_WEIGHT_FORMAT: a matrix format or FUNCTION.
 func (p *parser) edgeWeightFormatHeader(val string, line int) error {
 	f := strings.ToUpper(val)
 	switch {
@@ -327,8 +318,7 @@ func (p *parser) edgeWeightFormatHeader(val string, line int) error {
 	return nil
 }
 
-// IsSpecKeyword reports whether word, in capitals, is a TSPLIB95
-// specification keyword (NAME, TYPE, DIMENSION, …).
+// IsSpecKeyword reports whether word is a TSPLIB95 specification keyword.
 func IsSpecKeyword(word string) bool { return knownKeys[word] }
 
 // isKeyword reports whether s looks like a TSPLIB keyword: A-Z, 0-9, _.
@@ -409,8 +399,7 @@ func (p *parser) section(key string, line int) error {
 	return nil
 }
 
-// coords reads DIMENSION records "id c1 .. cd", one per line, ids 1..N in
-// any order, and returns the coordinates in node order.
+// coords reads DIMENSION records "id c1 .. cd", ids 1..N in any order.
 func (p *parser) coords(section string, d int) ([][]float64, error) {
 	n := p.dim
 	if n >= parallelMin && !p.lx.peeked {
@@ -441,13 +430,11 @@ func (p *parser) coords(section string, d int) ([][]float64, error) {
 	if inOrder {
 		return cols, nil
 	}
-	// Ids came out of order: place each record at its id, now that n
-	// records back the allocation.
+	// Ids came out of order: place each record at its id.
 	return p.placeByID(section, cols, ids, lines)
 }
 
-// coordID reads the node id that starts a coordinate record, with its
-// line, after count records of the section have been read.
+// coordID reads a record's node id and its line.
 func (p *parser) coordID(section string, count int) (int64, int, error) {
 	n := p.dim
 	w, line, eof, err := p.lx.nextRaw()
@@ -467,8 +454,7 @@ func (p *parser) coordID(section string, count int) (int64, int, error) {
 	return id, line, nil
 }
 
-// coordValues reads the d coordinates of node id from the rest of its
-// line and appends them to cols, one column per dimension.
+// coordValues reads node id's d coordinates into cols.
 func (p *parser) coordValues(section string, d int, id int64, line int, cols [][]float64) error {
 	for k := 0; k < d; k++ {
 		c, cline, eof, err := p.lx.nextRaw()
@@ -500,8 +486,7 @@ func (p *parser) coordValues(section string, d int, id int64, line int, cols [][
 	return nil
 }
 
-// placeByID moves records read out of id order to their ids' places,
-// rejecting an id given twice; lines holds each record's line.
+// placeByID moves out-of-order records to their ids, rejecting repeats.
 func (p *parser) placeByID(section string, cols [][]float64, ids, lines []int32) ([][]float64, error) {
 	n, d := p.dim, len(cols)
 	out := make([][]float64, d)
@@ -556,8 +541,7 @@ func (p *parser) edgeWeights(line int) error {
 	}
 	want := weightCount(p.ewf, n)
 	full := p.ewf == "FULL_MATRIX"
-	// Non-nil even when no weight is due (one city, UPPER_ROW); grown as
-	// weights arrive, never sized by the declared DIMENSION alone.
+	// Non-nil even with no weight due; grown as weights arrive, never by DIMENSION.
 	p.weights = make([]int32, 0, min(want, 1<<16))
 	for len(p.weights) < want {
 		word, line, eof, err := p.lx.nextRaw()
@@ -583,8 +567,7 @@ func (p *parser) edgeWeights(line int) error {
 	return nil
 }
 
-// parseWeight parses an integer weight without allocating in the common
-// case: digits with an optional sign.
+// parseWeight parses an integer weight without allocating in the common case.
 func parseWeight(b []byte) (int32, error) {
 	if v, ok := parseSmallInt(b); ok {
 		return v, nil

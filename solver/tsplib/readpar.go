@@ -10,12 +10,10 @@ import (
 	"sync"
 )
 
-// parallelMin is the smallest DIMENSION whose coordinate section is parsed
-// in parallel; tests lower it to run every input through that path.
+// parallelMin is the smallest DIMENSION parsed in parallel (lower in tests).
 var parallelMin = 50000
 
-// maxRecordBytes bounds the bytes read ahead per record of a section
-// parsed in parallel.
+// maxRecordBytes bounds the bytes read ahead per record.
 const maxRecordBytes = 64
 
 // parallelChunk is the smallest byte range one goroutine parses.
@@ -74,8 +72,7 @@ func (p *parser) coordsParallel(d int) ([][]float64, bool, error) {
 	return cols, true, nil
 }
 
-// splitLines cuts data into about k ranges of at least parallelChunk bytes, each
-// ending just after a newline (the last at the end of data).
+// splitLines cuts data into about k line-ended ranges of at least parallelChunk bytes.
 func splitLines(data []byte, k int) []parChunk {
 	size := max(len(data)/k, parallelChunk)
 	var out []parChunk
@@ -128,8 +125,7 @@ func joinChunks(chunks []parChunk, data []byte, n, d int) ([][]float64, int, boo
 	return nil, 0, false
 }
 
-// lineEnd returns the offset in b just after the line of its recs-th
-// non-blank line.
+// lineEnd returns the offset just after b's recs-th non-blank line.
 func lineEnd(b []byte, recs int) int {
 	off := 0
 	for recs > 0 && off < len(b) {
@@ -149,8 +145,7 @@ func lineEnd(b []byte, recs int) int {
 	return off
 }
 
-// parse reads the chunk's lines as records "id c1 .. cd" with ids
-// following on from each other, stopping at the first line that is not.
+// parse reads the chunk's lines as consecutive records "id c1 .. cd".
 func (c *parChunk) parse(data []byte, d int) {
 	b := data[c.lo:c.hi]
 	c.newline = bytes.Count(b, []byte{'\n'})
@@ -191,8 +186,7 @@ func (c *parChunk) parse(data []byte, d int) {
 	}
 }
 
-// fields splits line at blanks into f and returns the count, false when
-// there are more fields than f holds or one is longer than a token may be.
+// fields splits line at blanks into f; false with more fields than f holds.
 func fields(line []byte, f [][]byte) (int, bool) {
 	n := 0
 	for i := 0; i < len(line); {

@@ -44,8 +44,7 @@ func ParseTour(r io.Reader, filename string, n int) ([]int, error) {
 	return t, err
 }
 
-// ParseRoute is ParseTour that also reports whether a COMMENT marks the
-// tour as an open path (PathNote).
+// ParseRoute is ParseTour also reporting a PathNote COMMENT's open path.
 func ParseRoute(r io.Reader, filename string, n int) (tour []int, path bool, err error) {
 	lx := newLexer(r, filename)
 	dim := -1

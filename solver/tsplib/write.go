@@ -35,8 +35,7 @@ func WriteInstance(w io.Writer, in *problem.Instance) error {
 	return bw.Flush()
 }
 
-// checkWritable returns an error when in cannot be written as a TSPLIB
-// file that reads back as the same instance.
+// checkWritable errs when in cannot be written as a TSPLIB file reading back the same.
 func checkWritable(in *problem.Instance) error {
 	if in == nil {
 		return fmt.Errorf("tsplib: WriteInstance: nil instance")
@@ -74,8 +73,7 @@ func checkWritable(in *problem.Instance) error {
 	return nil
 }
 
-// writeSpecification writes the specification part of in's file (NAME
-// to DISPLAY_DATA_TYPE) and its FIXED_EDGES_SECTION, if it has fixed edges.
+// writeSpecification writes in's specification part and fixed edges.
 func writeSpecification(bw *bufio.Writer, in *problem.Instance, explicit, hasXY bool) {
 	name := in.Name
 	if name == "" {
@@ -101,8 +99,7 @@ func writeSpecification(bw *bufio.Writer, in *problem.Instance, explicit, hasXY 
 	}
 }
 
-// writeMatrix writes in's EDGE_WEIGHT_SECTION as a full matrix, one row
-// a line.
+// writeMatrix writes in's full matrix, one row a line.
 func writeMatrix(bw *bufio.Writer, in *problem.Instance) {
 	n := in.N
 	var buf []byte
@@ -120,8 +117,7 @@ func writeMatrix(bw *bufio.Writer, in *problem.Instance) {
 	}
 }
 
-// writeCoords writes one "id x y" line per city (with z for the 3-D
-// metrics), without the section's keyword.
+// writeCoords writes one "id x y" line a city (z for 3-D).
 func writeCoords(bw *bufio.Writer, in *problem.Instance) {
 	is3D := in.Metric.Is3D()
 	var buf []byte
@@ -137,8 +133,7 @@ func writeCoords(bw *bufio.Writer, in *problem.Instance) {
 	}
 }
 
-// appendCoord prints v in the shortest form that parses back to exactly
-// v: plain decimals for the usual magnitudes, exponent form otherwise.
+// appendCoord prints v in the shortest form that parses back exactly.
 func appendCoord(buf []byte, v float64) []byte {
 	a := math.Abs(v)
 	if v == 0 || (a >= 1e-6 && a < 1e21) {

@@ -14,8 +14,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// FittedThreads is CPU PSPM's moves per iteration on a schedule fitted to a
-// time limit when threads is not given (docs/DECISIONS.md#fitted-threads).
+// FittedThreads is CPU PSPM's moves per iteration on a fitted schedule without threads (docs/DECISIONS.md#fitted-threads).
 const FittedThreads = 8
 
 // saDefaults checks p, reads engine e's options (returned too) and fills the schedule's defaults, fitted to the time
@@ -50,16 +49,13 @@ type saSearch struct {
 	bestLen  int64
 	r        *runctl.Rand
 	steps    int64 // temperature steps done
-	// edge[x] is d(x, next x) and gain[x] what removing x saves, so that a
-	// move's delta takes two distances instead of six.
+	// edge[x] is d(x, next x) and gain[x] what removing x saves: a delta takes two distances.
 	edge, gain []int64
-	// nb holds k nearest cities per city when the run has near moves;
-	// near turns them on (half of the moves) for the current step.
+	// nb holds k nearest cities a city for near moves; near turns them on
 	nb   []int32
 	k    int
 	near bool
-	// seg is the longest segment a move carries (saseg.go); 1 or 0:
-	// relocations only.
+	// seg is a move's longest segment (saseg.go); 1 or 0: relocations only.
 	seg int
 	// journal lists the moves since the best solution, instead of an O(n) copy at each new best (folded in at n/journalShare)
 	journal    []saUndo
@@ -135,8 +131,7 @@ func (s *saSearch) best(dst []int32) []int32 {
 	return walk(s.bestNext, dst)
 }
 
-// fold makes bestNext the best solution again: the current one with the
-// journal undone, latest move first, on a copy.
+// fold makes bestNext the best solution again by undoing the journal.
 func (s *saSearch) fold() {
 	if !s.journaling {
 		return
@@ -154,8 +149,7 @@ func (s *saSearch) fold() {
 	s.journal, s.journaling = s.journal[:0], false
 }
 
-// propose draws a relocation of c to between a and next[a] and returns
-// its delta; with near moves on, half of the draws are near ones.
+// propose draws a relocation of c after a and returns its delta (near moves: half beside a near city).
 func (s *saSearch) propose() (c, a int32, delta int64) {
 	if s.near && s.r.Uint64()&1 == 0 {
 		if c, a, delta, ok := s.proposeNear(); ok {
@@ -179,8 +173,7 @@ func metropolis(r *runctl.Rand, delta int64, t float64) bool {
 	return delta <= 0 || r.Float64() < math.Exp(-float64(delta)/t)
 }
 
-// apply relocates c between a and next[a]; a worse move first saves the
-// current solution when it is the best seen (the light-weight rule).
+// apply relocates c after a; a worse move first saves the current solution when it is the best (LWSA).
 func (s *saSearch) apply(c, a int32, delta int64) {
 	if delta > 0 && s.cur < s.bestLen {
 		// the current solution is the best seen: the journal starts at it
@@ -224,8 +217,7 @@ func (s *saSearch) iterate(t float64, pm int) {
 	}
 }
 
-// offerEvery is how often an annealing worker offers its best tour to the
-// run's, as building it takes O(n).
+// offerEvery is how often an annealing worker offers its best tour to the run.
 const offerEvery = 10 * time.Millisecond
 
 // saStep is one temperature step of a plan and its iterations per search.
@@ -246,8 +238,7 @@ type saShared struct {
 	seg              int // the searches' longest segment (saseg.go)
 }
 
-// newSAShared starts a run on w workers: its control, its near moves and
-// its start tour (nil: a random one per search).
+// newSAShared starts a run on w workers: control, near moves and start tour (nil: random).
 func newSAShared(ctx context.Context, in *solver.Instance, p solver.Anneal, snaps chan solver.Snapshot, w int, fit bool) (*saShared, []int32, error) {
 	r := &saShared{start: time.Now(), d: tour.NewDist(in)}
 	r.c = runctl.NewControl(ctx, p.Params, w, snaps, r.start)
@@ -274,8 +265,7 @@ func (r *saShared) startCooling(in *solver.Instance, p solver.Anneal, fit bool) 
 	r.coolStart = time.Now()
 }
 
-// snapshot sends s's current tour, built in buf (returned), at step st
-// and temperature t; fitted is the progress of a fitted schedule.
+// snapshot sends s's current tour, built in buf (returned), at step st and temperature t.
 func (r *saShared) snapshot(s *saSearch, buf []int32, st int64, t, fitted float64) []int32 {
 	buf = s.current(buf[:0])
 	if !r.cool.Fitted() {
@@ -324,8 +314,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.A
 	c := r.c
 	searches := r.newSearches(in, p, start0, nsearch)
 	r.startCooling(in, p, fit)
-	// Lam's schedule is planned an exchange interval at a time, a fitted
-	// one a step at a time (each step's factor uses the rate so far).
+	// Lam's schedule is planned an exchange interval at a time, a fitted one a step at a time.
 	epoch := solver.MaxScheduleSteps
 	switch {
 	case r.cool.Fitted():
@@ -389,8 +378,7 @@ func (r *saShared) newSearches(in *solver.Instance, p solver.Anneal, start0 []in
 	return searches
 }
 
-// shareBestSearch makes every search go on from the best tour any of
-// them holds (the lowest index among ties).
+// shareBestSearch makes every search go on from the best tour any holds (lowest index on ties).
 func shareBestSearch(searches []*saSearch) {
 	gb := 0
 	for b, s := range searches {
@@ -501,8 +489,7 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Param
 	return saRun(ctx, e, in, p, snaps, p.Blocks, p.Threads, c.Seg, e.exchange, fit)
 }
 
-// saPrepare checks and completes the parameters of an annealing engine
-// (fitThreads as saDefaults), and returns its options.
+// saPrepare checks and completes an annealer's parameters (fitThreads as saDefaults).
 func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params, fitThreads, fit bool) (solver.Anneal, annealConfig, error) {
 	if err := runctl.CheckStart(in, q); err != nil {
 		return solver.Anneal{}, annealConfig{}, err
@@ -524,8 +511,7 @@ func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params, fitThreads
 // saBytesPerCity is the memory of one LWSA search per city.
 const saBytesPerCity = 5*4 + 2*8 + 8/journalShare
 
-// saWorkers fills and bounds Workers and bounds Threads (moves per
-// iteration) for the annealing engines.
+// saWorkers fills and bounds Workers and bounds Threads for the annealers.
 func saWorkers(p *solver.Anneal) error {
 	switch {
 	case p.Workers < 0 || p.Workers > runctl.MaxSearches:
@@ -539,12 +525,10 @@ func saWorkers(p *solver.Anneal) error {
 	return nil
 }
 
-// maxIters bounds the iterations of one temperature step: N·Sweeps would
-// overflow for huge Sweeps, and 2^32 iterations outlast any time limit.
+// maxIters bounds a temperature step's iterations (N·Sweeps overflows for huge Sweeps).
 const maxIters = 1 << 32
 
-// stepIters returns N·Sweeps, the iterations of one temperature step,
-// without overflow, at most maxIters.
+// stepIters returns N·Sweeps without overflow, at most maxIters.
 func stepIters(n, sweeps int) int {
 	if n <= 0 || sweeps <= 0 {
 		return 0
@@ -561,8 +545,7 @@ func init() {
 	lab.Register(saEngine{runctl.Identity{ID: "pspm", Desc: "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, true, true}, annealSpecs["pspm"])
 }
 
-// trivial is the run of an annealer on fewer than 4 cities (runctl.Trivial)
-// with the settings of a.
+// trivial is an annealer's run on fewer than 4 cities (runctl.Trivial).
 func trivial(in *solver.Instance, e solver.Engine, a solver.Anneal, snaps chan solver.Snapshot) (solver.Result, error) {
 	res, err := runctl.Trivial(in, e, a.Params, snaps, time.Now())
 	res.Settings = a.Settings(e)

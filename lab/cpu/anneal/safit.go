@@ -16,24 +16,20 @@ import (
 // fittedStart is the start tour of a fitted schedule's searches.
 func fittedStart(in *solver.Instance) []int { return construct.SpaceFillingCurve(in) }
 
-// saNearK is the number of nearest cities a near move and the descent
-// put c beside (the GPU's nnk default).
+// saNearK is the nearest cities a near move and the descent use (the GPU's nnk default).
 const saNearK = 8
 
-// saNearFromScale times the mean distance to the saNearK-th nearest city
-// is the temperature below which near moves start (the GPU's default).
+// saNearFromScale times the mean saNearK-th nearest distance is where near moves start.
 const saNearFromScale = 3
 
-// saNear is the neighbour draw of a fitted run: the lists and the
-// temperature it starts below.
+// saNear is a fitted run's neighbour draw: the lists and its starting temperature.
 type saNear struct {
 	nb   []int32
 	k    int
 	from float64
 }
 
-// fittedNear is a fitted run's near moves, built within the set-up time;
-// an error only when they failed on their own.
+// fittedNear is a fitted run's near moves, built within the set-up time.
 func fittedNear(ctx context.Context, c *runctl.Control, in *solver.Instance, fit bool) (saNear, error) {
 	if !fit {
 		return saNear{}, nil
@@ -47,8 +43,7 @@ func fittedNear(ctx context.Context, c *runctl.Control, in *solver.Instance, fit
 	return near, nil
 }
 
-// newSANear builds the neighbour lists (stopping with ctx) and the
-// temperature the near moves start below.
+// newSANear builds the neighbour lists (stopping with ctx) and the near moves' temperature.
 func newSANear(ctx context.Context, in *solver.Instance) (saNear, error) {
 	nb, err := neighbor.NearestContext(ctx, in, saNearK)
 	if err != nil || nb.K == 0 {
@@ -61,8 +56,7 @@ func newSANear(ctx context.Context, in *solver.Instance) (saNear, error) {
 	return saNear{nb: nb.List, k: nb.K, from: from * saNearFromScale / float64(in.N)}, nil
 }
 
-// proposeNear draws c uniform and a place after or before one of its k
-// nearest cities; ok is false when that leaves the tour as it is.
+// proposeNear draws c and a place beside one of its k nearest cities; ok false when none fits.
 func (s *saSearch) proposeNear() (c, a int32, delta int64, ok bool) {
 	c = int32(s.r.Intn(s.n))
 	x := s.nb[int(c)*s.k+s.r.Intn(s.k)]

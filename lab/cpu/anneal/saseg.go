@@ -2,16 +2,14 @@ package anneal
 
 // PSPM's segment moves (Or-opt) of 1 to seg cities, as the GPU kernel's (lab/gpu/pspm/pspm.cu); one evaluated move counts one.
 
-// saMove is a segment move: the l cities from first along next go between
-// p and next p, reversed when rev.
+// saMove is a segment move: l cities from first along next go between p and next p (rev: reversed).
 type saMove struct {
 	first, p int32
 	l        int
 	rev      bool
 }
 
-// segFirst returns the first city, in tour order, of the l cities from c
-// along next (fwd) or prev.
+// segFirst returns the tour-order first city of the l cities from c (fwd: along next).
 func (s *saSearch) segFirst(c int32, l int, fwd bool) int32 {
 	if fwd {
 		return c
@@ -33,8 +31,7 @@ func (s *saSearch) inSeg(x, first int32, l int) bool {
 	return false
 }
 
-// deltaSeg prices move m (its p neither in the segment nor the city
-// before it): the edges it opens and closes, from the edge and gain caches.
+// deltaSeg prices move m (p outside the segment and not just before it).
 func (s *saSearch) deltaSeg(m saMove) int64 {
 	if m.l == 1 {
 		return s.deltaMove(m.first, m.p)

@@ -13,8 +13,7 @@ import (
 	"github.com/tsplab/tsplab/solver/cooling"
 )
 
-// barrier is a reusable barrier for a fixed number of goroutines that
-// spins briefly, then yields.
+// barrier is a reusable spin-then-yield barrier for a fixed number of goroutines.
 type barrier struct {
 	n     int32
 	count atomic.Int32
@@ -35,8 +34,7 @@ func (b *barrier) wait() {
 	}
 }
 
-// minMovesPerWorker is the fewest moves per iteration that make a worker's
-// share worth a barrier, which costs about 30–60 relocation evaluations.
+// minMovesPerWorker is the fewest moves per iteration worth a barrier per worker.
 const minMovesPerWorker = 64
 
 // candidate is a worker's best proposal of one SSPM iteration.
@@ -63,8 +61,7 @@ func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Par
 	if in.N < 4 {
 		return trivial(in, e, p, snaps)
 	}
-	// Below minMovesPerWorker moves per worker one core is faster than any
-	// split; the search is the same either way.
+	// Below minMovesPerWorker moves per worker one core is faster; the search is the same.
 	w := max(1, min(p.Workers, p.Threads/minMovesPerWorker))
 	if w == 1 {
 		return saRun(ctx, e, in, p, snaps, 1, p.Threads, 1, false, fit)
@@ -80,11 +77,9 @@ type sspmRun struct {
 	reps  []*saSearch
 	slots [2][]candidate
 	bar   *barrier
-	// haltAt is the global iteration after whose barrier every worker
-	// stops (not a flag: worker 0 may be an iteration ahead).
+	// haltAt is the global iteration after whose barrier every worker stops.
 	haltAt atomic.Int64
-	// plan[st&1] is step st, written by worker 0 before the barrier of
-	// step st-1's last iteration; iters 0 ends the schedule.
+	// plan[st&1] is step st, written by worker 0 before step st-1's last barrier
 	plan      [2]saStep
 	nextT     float64
 	stepsDone atomic.Int64
@@ -118,8 +113,7 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	return r.finish(e, in, p, r.reps[:1], w, r.stepsDone.Load(), r.lastT, true)
 }
 
-// work is worker wk's part of the run: its share of every iteration's
-// moves, the barrier, then the chosen move on its replica.
+// work is worker wk's part: its share of each iteration's moves, the barrier, the chosen move.
 func (r *sspmRun) work(wk int) {
 	s, pm := r.reps[wk], r.pm
 	dec := runctl.NewRand(r.p.Seed, runctl.StreamSSPMDecide) // identical on every worker
@@ -161,8 +155,7 @@ func (r *sspmRun) work(wk int) {
 	}
 }
 
-// propose is worker wk's best of its share of one iteration's moves on
-// replica s.
+// propose is worker wk's best of its share of one iteration's moves on replica s.
 func (r *sspmRun) propose(s *saSearch, wk int) candidate {
 	best := candidate{delta: 1<<62 - 1, j: -1}
 	for j := wk; j < r.pm; j += r.w {
@@ -174,8 +167,7 @@ func (r *sspmRun) propose(s *saSearch, wk int) candidate {
 	return best
 }
 
-// winner is the iteration's move: the workers' best in slots par, ties
-// to the lowest move index.
+// winner is the iteration's move: the workers' best, ties to the lowest move index.
 func (r *sspmRun) winner(par int) candidate {
 	win := r.slots[par][0]
 	for _, x := range r.slots[par][1:] {

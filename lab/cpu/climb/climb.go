@@ -15,8 +15,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// OptRestarts bounds the number of climbs (random restarts) of the
-// climbing engines; with no time limit the run is then deterministic.
+// OptRestarts bounds the climbs (random restarts) of the climbing engines.
 const OptRestarts = "restarts"
 
 // climbEngine is random-restart best-improvement climbing over the whole 2-opt or swap neighbourhood;
@@ -79,8 +78,7 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 		r := &climbRun{e: e, in: in, p: p, w: 1, start: start, d: tour.NewDist(in), c: runctl.NewControl(ctx, p, 1, snaps, start)}
 		return solveSwapTabu(r, tabu, tenure)
 	}
-	// a climber's tour, its best tour and the swap scan's removed-edge
-	// lengths
+	// a climber's tour, its best and the swap scan's removed-edge lengths
 	w, err := runctl.CountSearches("workers", p.Workers, runtime.NumCPU(), in.N, 4+4+8)
 	if err != nil {
 		return solver.Result{}, err
@@ -106,16 +104,14 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	return r.run()
 }
 
-// climbBest is a worker's best climb: (length, climb index, tour), so
-// that the result does not depend on which worker offered a tie first.
+// climbBest is a worker's best climb (length, index, tour), independent of timing.
 type climbBest struct {
 	l    int64 // -1: none yet
 	i    int
 	tour []int32
 }
 
-// climbRun is one run of a climbing engine: w workers, climb i on worker
-// i mod w.
+// climbRun is one climbing run: w workers, climb i on worker i mod w.
 type climbRun struct {
 	e          climbEngine
 	in         *solver.Instance
@@ -127,8 +123,7 @@ type climbRun struct {
 	c          *runctl.Control
 	climbsDone runctl.Counter
 	bests      []climbBest
-	// near holds the candidate lists of the default climbs (start nn),
-	// nil for O'Neil & Burtscher's; setup ends with the run.
+	// near holds the default climbs' candidate lists (nil for O'Neil & Burtscher's)
 	near  *neighbor.Lists
 	setup context.Context
 }
@@ -161,16 +156,14 @@ func (r *climbRun) run() (solver.Result, error) {
 	return res, err
 }
 
-// climber is worker wk: climbs wk, wk+w, ... until the budget, the time
-// or the context ends.
+// climber is worker wk: climbs wk, wk+w, ... until the budget, time or context ends.
 func (r *climbRun) climber(wk int) {
 	c := r.c
 	var moves, last int64
 	mine := &r.bests[wk]
 	mine.l = -1
 	ci := 0
-	// check publishes the worker's state: its moves, its best climb, the
-	// global best, a snapshot when one is due; it reports whether to stop.
+	// check publishes the worker's moves, best climb, the global best and any snapshot due.
 	check := func(t []int32, l int64) bool {
 		c.Moves[wk].V.Store(moves)
 		last = moves
@@ -203,8 +196,7 @@ func (r *climbRun) climber(wk int) {
 	c.Moves[wk].V.Store(moves)
 }
 
-// climb performs climb i from a random tour (the start tour for climb 0)
-// until no move improves; it gives up (ok false) when abort says so.
+// climb performs climb i from a random tour (climb 0: the start) until no move improves.
 func (r *climbRun) climb(i int, abort func(t []int32, l, evaluated int64) bool) (t []int32, l int64, ok bool) {
 	switch {
 	case i == 0 && r.p.Start != nil:
@@ -213,8 +205,7 @@ func (r *climbRun) climb(i int, abort func(t []int32, l, evaluated int64) bool) 
 		t = climbStart(r.setup, r.in, r.near, r.p.Seed, i)
 	}
 	if t == nil {
-		// a random tour, also when the run ended while a nearest-neighbour
-		// one was built: the climb's first check then offers it and stops
+		// a random tour, also when the run ended during a nearest-neighbour one
 		t = runctl.NewRand(r.p.Seed, uint64(i)).RandomTour(r.in.N)
 	}
 	l = r.d.Length(t)
@@ -249,8 +240,7 @@ func (r *climbRun) climb(i int, abort func(t []int32, l, evaluated int64) bool) 
 	}
 }
 
-// climbNear is a climb of the default kind (start nn): candidate-list
-// best moves, then a whole-neighbourhood pass when none improves.
+// climbNear is a default climb: candidate-list best moves, then a whole-neighbourhood pass.
 func (r *climbRun) climbNear(t []int32, l int64, abort func(t []int32, l, evaluated int64) bool) ([]int32, int64, bool) {
 	pos := make([]int32, len(t))
 	for i, c := range t {
@@ -320,8 +310,7 @@ func best2opt(d *tour.Dist, t []int32, abort func(evaluated int64) bool) (best i
 	return
 }
 
-// abortRow adds a row of evaluated moves to *pending and, once they reach
-// runctl.CheckEvery, hands them to abort and reports what it answers.
+// abortRow adds a row of moves to *pending, handing them to abort every runctl.CheckEvery.
 func abortRow(pending *int64, row int64, abort func(evaluated int64) bool) bool {
 	*pending += row
 	if *pending < runctl.CheckEvery {
@@ -332,8 +321,7 @@ func abortRow(pending *int64, row int64, abort func(evaluated int64) bool) bool 
 	return abort(k)
 }
 
-// swapDelta is the change of length when the cities at positions i < j
-// exchange places.
+// swapDelta is the change of length when positions i < j exchange cities.
 func swapDelta(d *tour.Dist, t []int32, i, j int) int64 {
 	n := len(t)
 	return tour.DeltaSwapEdges(d, t[(i+n-1)%n], t[i], t[(i+1)%n], t[(j+n-1)%n], t[j], t[(j+1)%n])

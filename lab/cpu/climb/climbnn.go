@@ -14,20 +14,16 @@ import (
 // 2opt-climb's nn climbs start from randomized nearest-neighbour tours and scan near moves, with a whole pass when none
 // improves; start random keeps O'Neil & Burtscher's climbs.
 
-// OptClimbStart is 2opt-climb's option for its start tours: "nn" (the
-// default climbs above) or "random" (O'Neil & Burtscher's).
+// OptClimbStart is 2opt-climb's start tours option: "nn" (the default) or "random".
 const OptClimbStart = "start"
 
-// climbNearK is the number of nearest cities a neighbour-list pass joins
-// each city to (the GPU's host-built start tours use as many).
+// climbNearK is the nearest cities a neighbour-list pass joins each city to.
 const climbNearK = 8
 
-// climbNNSecond is the share of a start tour's steps that go to the
-// second-nearest unvisited city (the GPU engine's value).
+// climbNNSecond is the share of a start tour's steps to the second-nearest city.
 const climbNNSecond = 0.03
 
-// climbStart builds climb i's start tour from randomized nearest-neighbour
-// steps over nb, or nil when ctx ended.
+// climbStart builds climb i's randomized nearest-neighbour start over nb (nil when stopped).
 func climbStart(ctx context.Context, in *solver.Instance, nb *neighbor.Lists, seed uint64, i int) []int32 {
 	rng := rand.New(rand.NewPCG(runctl.Mix(seed), runctl.Mix(uint64(i)^0x9e3779b97f4a7c15)))
 	t, err := construct.RandomizedNearestNeighborContext(ctx, in, rng.IntN(in.N), nb, rng, climbNNSecond)
@@ -75,8 +71,7 @@ func bestNear2opt(d *tour.Dist, t, pos, nb []int32, k int, abort func(evaluated 
 	return best, bi, bj
 }
 
-// reverse2opt applies the 2-opt move on the edges at positions i < j,
-// reversing the shorter side, and pos follows.
+// reverse2opt applies the 2-opt move at positions i < j, reversing the shorter side.
 func reverse2opt(t, pos []int32, i, j int) {
 	n := len(t)
 	lo, hi := i+1, j

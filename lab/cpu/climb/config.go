@@ -12,8 +12,7 @@ type climbConfig struct {
 	Restarts int // climbs in all (0: until the time limit)
 	Tabu     int // swap-climb: iterations of one tabu search (0: climb)
 	Tenure   int // its tenure (0: solver.TabuTenure's default)
-	// NearStarts: 2opt-climb's start tours are randomized
-	// nearest-neighbour tours (start nn, climbnn.go), else random ones
+	// NearStarts: 2opt-climb starts from randomized nearest-neighbour tours (climbnn.go).
 	NearStarts bool
 }
 

@@ -6,15 +6,13 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// OptTabu turns swap-climb into one tabu search of that many iterations
-// (Luong et al.'s protocol); OptTenure is its tenure.
+// OptTabu makes swap-climb one tabu search of that many iterations (Luong et al.).
 const (
 	OptTabu   = "tabu"
 	OptTenure = "tenure"
 )
 
-// swapMoveIndex is the row-order index of the swap of positions i < j:
-// its tabu slot, numbered as the GPU kernel's.
+// swapMoveIndex is the swap of positions i < j's row-order index: its tabu slot.
 func swapMoveIndex(n, i, j int) int {
 	return i*(2*n-1-i)/2 + j - i - 1
 }
@@ -78,8 +76,7 @@ func (s *swapTabu) choose() (best int64, bi, bj int, ok bool) {
 			jmax = n - 2 // (0, n-1) are neighbours: below
 		}
 		if jmax >= i+2 {
-			// the slices of the row's moves j = i+2 .. jmax, one index x =
-			// j-i-2 for all of them (no bounds checks in the loop)
+			// the row's moves j = i+2 .. jmax under one index x = j-i-2 (no bounds checks)
 			remI, k0 := s.rem[i], swapMoveIndex(n, i, i+2)
 			pj := P[i+2 : jmax+1]
 			nj := N[i+2 : jmax+1][:len(pj)]
@@ -100,8 +97,7 @@ func (s *swapTabu) choose() (best int64, bi, bj int, ok bool) {
 	return
 }
 
-// fill sets row[k] = d(c, t[k]) for k from from on, and row[n] = d(c,
-// t[0]) (the wrap-around neighbour of position n-1).
+// fill sets row[k] = d(c, t[k]) from from on, and row[n] = d(c, t[0]).
 func (s *swapTabu) fill(row []int64, c int32, from int) {
 	s.d.Row(c, s.t, from, row[:s.n])
 	row[s.n] = s.d.At(c, s.t[0])
@@ -124,8 +120,7 @@ func (s *swapTabu) step() bool {
 	return true
 }
 
-// solveSwapTabu is swap-climb with the tabu option: one tabu search of
-// iters iterations on one core from the start tour or a random one.
+// solveSwapTabu is swap-climb's tabu search of iters iterations on one core.
 func solveSwapTabu(r *climbRun, iters, tenure int) (solver.Result, error) {
 	c := r.c
 	var t []int32

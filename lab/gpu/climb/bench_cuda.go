@@ -13,8 +13,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// TwoOptDescent runs 2opt-ils's GPU local search from start until no
-// improving move survives the exact re-check (the rocki suite).
+// TwoOptDescent runs 2opt-ils's GPU local search from start until no move survives the check.
 func TwoOptDescent(in *solver.Instance, start []int) (benchgpu.Descent, error) {
 	r, err := device.NewRunFor(in)
 	if err != nil {
@@ -36,8 +35,7 @@ func TwoOptDescent(in *solver.Instance, start []int) (benchgpu.Descent, error) {
 	return d, err
 }
 
-// OnePass times one 2-opt neighbourhood evaluation of t as Rocki and Suda's
-// Table II does: upload, kernel and download, each the median of reps.
+// OnePass times one 2-opt neighbourhood evaluation of t as Rocki and Suda's Table II does.
 func OnePass(in *solver.Instance, t []int, reps int) (benchgpu.PassTimes, error) {
 	r, err := device.NewRunFor(in)
 	if err != nil {

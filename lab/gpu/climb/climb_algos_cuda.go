@@ -10,8 +10,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// The bodies of the GPU climbers and of 2opt-ils (climb_algos.go registers
-// them).
+// The bodies of the GPU climbers and 2opt-ils.
 var (
 	twoOptClimbImpl = device.Impl{Multi: twoOptClimbOn, Limit: climbLimit, Tune: func(t *device.Tuning, _ *solver.Instance) { climbBlocks(t) }}
 	twoOptILSImpl   = device.Impl{Multi: device.Independent(TwoOptILS), Limit: device.AlwaysDefault}
@@ -38,8 +37,7 @@ func fusedFits(n int) bool {
 	return r.Do(func() error { _, err := planClimb(r, n, climbKernelFor(n)); return err }) == nil
 }
 
-// swapLimit is swap-climb's default time limit (device.Impl.Limit): none
-// for a tabu search, whose iterations end it.
+// swapLimit is swap-climb's default time limit: none for a tabu search.
 func swapLimit(in *solver.Instance, p solver.Params) time.Duration {
 	if cfg, err := SwapSpec.Parse(in, p); err == nil && cfg.Tabu > 0 {
 		return 0

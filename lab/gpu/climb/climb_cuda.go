@@ -20,11 +20,9 @@ func init() {
 	device.RegisterKernels("twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r4_t128", "twoopt_climb_r6_t128")
 }
 
-// Launch geometry and counters of the fused climber (must match
-// climb.cu).
+// The fused climber's launch geometry and counters (must match climb.cu).
 const (
-	// climbThreads is the climber block's size, unless the kernel's name
-	// ends in _tT (T threads).
+	// climbThreads is the climber block's size unless the kernel's name ends in _tT.
 	climbThreads = 256
 	ctrIssued    = 0
 	ctrClimbs    = 1
@@ -33,8 +31,7 @@ const (
 	ctrLenSum    = 4
 	// climbCounters is the length of the counter array.
 	climbCounters = 5
-	// climbSlice is one launch's kernel time (stops and better tours are seen
-	// between launches).
+	// climbSlice is one launch's kernel time; stops and better tours are seen between launches.
 	climbSlice = 200 * time.Millisecond
 	// climbMaxN: the kernel packs positions in 16 bits.
 	climbMaxN = 65535
@@ -75,8 +72,7 @@ type climbPlan struct {
 	slots   int
 }
 
-// planClimb sizes the fused climber for n cities, or says why the tour
-// does not fit a block's shared memory.
+// planClimb sizes the fused climber for n cities, or says why the tour does not fit.
 func planClimb(r *device.Run, n int, kernel string) (climbPlan, error) {
 	th := climbKernelThreads(kernel)
 	pl := climbPlan{kernel: kernel, threads: th, shared: climbSharedBytes(n, th)}
@@ -109,8 +105,7 @@ func planClimb(r *device.Run, n int, kernel string) (climbPlan, error) {
 	return pl, nil
 }
 
-// climbState is the fused climber's device memory: coordinates, per slot the
-// saved climb, its resume flag, the best tour and length, the counters.
+// climbState is the fused climber's device memory.
 type climbState struct {
 	r                                         *device.Run
 	n, B                                      int
@@ -126,8 +121,7 @@ const (
 	climbStartNN     = 1
 )
 
-// newClimbState allocates and initialises the state for B slots (context
-// thread). start, when it has n cities, is slot 0's first climb.
+// newClimbState allocates and initialises the state for B slots from start.
 func newClimbState(r *device.Run, in *solver.Instance, B int, start []int, dbgThreads int) (*climbState, error) {
 	n := in.N
 	s := &climbState{r: r, n: n, B: B}
@@ -158,8 +152,7 @@ func newClimbState(r *device.Run, in *solver.Instance, B int, start []int, dbgTh
 
 func (s *climbState) free() error { return s.bufs.FreeAll() }
 
-// climbEps is the least improvement a move must show in float: above the
-// rounding of four distances, so a climber cannot undo and redo a move.
+// climbEps is the least float improvement a move must show, above four distances' rounding.
 func climbEps(in *solver.Instance) float64 {
 	return max(1e-3, device.CoordSpan(in)*1e-6)
 }
@@ -174,8 +167,7 @@ func (s *climbState) launch(pl climbPlan, in *solver.Instance, seed uint64, slic
 		s.xy, s.n, s.cur, s.resume, s.best, s.bestLen, s.ctr, seed, int64(slice), maxClimbs, metric, climbEps(in), mode, s.start, s.dbgP)
 }
 
-// twoOptClimbFused is 2opt-climb on tours that fit a block's shared memory,
-// on the one run r.
+// twoOptClimbFused is 2opt-climb on tours that fit a block's shared memory, on run r.
 func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, cfg ClimbConfig, snaps chan solver.Snapshot, r *device.Run, pl climbPlan, start time.Time) (solver.Result, error) {
 	return climbFusedOn(ctx, e, in, p, cfg, snaps, []*device.Run{r}, []climbPlan{pl}, start, nil, nil)
 }
@@ -185,8 +177,7 @@ func twoOptClimbOn(ctx context.Context, e solver.Engine, in *solver.Instance, p 
 	return twoOptClimbFaulty(ctx, e, in, p, snaps, sel, nil)
 }
 
-// twoOptClimbFaulty is twoOptClimbOn with a test's fault: when set, it
-// runs before share i's next launch, and its error fails the launch.
+// twoOptClimbFaulty is twoOptClimbOn with a test's fault run before share i's launches.
 func twoOptClimbFaulty(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, sel []device.DevSlot, fault func(i int) error) (solver.Result, error) {
 	if len(sel) <= 1 && (len(sel) == 0 || sel[0] == device.DevSlot{}) {
 		return twoOptClimb(ctx, e, in, p, snaps)
@@ -256,8 +247,7 @@ func climbFusedOn(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	if err := l.Run(f.step, nil); err != nil {
 		return solver.Result{}, err
 	}
-	// Stopped early: by ctx, or by the time limit before the restarts
-	// were all done (a run without a restarts budget ends by time).
+	// Stopped early: by ctx, or by the time limit before all restarts were done
 	l.Stopped = l.Expired()
 	if err := f.end(); err != nil {
 		return solver.Result{}, err
@@ -274,8 +264,7 @@ func climbFusedOn(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	return res, err
 }
 
-// fusedSettings are what the fused climber runs: its climbers a context,
-// at most slots, and the contexts it runs on.
+// fusedSettings are the fused climber's climbers a context and contexts.
 func fusedSettings(cfg ClimbConfig, runs []*device.Run, slots int) solver.Settings {
 	s := solver.Settings{Blocks: min(max(cfg.Blocks, 0), slots)}
 	if s.Blocks == 0 {
@@ -324,8 +313,7 @@ func (f *fusedClimb) openShares(in *solver.Instance, p solver.Params, cfg ClimbC
 	return used, firstErr
 }
 
-// freeShares frees the device state of every share opened, the failed
-// ones too, the last opened first.
+// freeShares frees every opened share's device state, last first.
 func (f *fusedClimb) freeShares() {
 	for i := len(f.opened) - 1; i >= 0; i-- {
 		sh := f.opened[i]
@@ -333,8 +321,7 @@ func (f *fusedClimb) freeShares() {
 	}
 }
 
-// fusedClimb is one run of the fused climber over one or more contexts
-// and the host's copies of their state.
+// fusedClimb is one fused climber run over the contexts with the host's copies.
 type fusedClimb struct {
 	climbers
 	fault    func(i int) error // a test's (nil: none), before share i's next launch
@@ -359,8 +346,7 @@ type climbShare struct {
 	tour     []int32
 }
 
-// launch runs one launch on the share's context (up to slice) and takes
-// the best slot's tour when it is its shortest yet (context thread).
+// launch runs one launch on the share's context and takes the best slot's tour when shorter.
 func (sh *climbShare) launch(in *solver.Instance, slice time.Duration) error {
 	r, n := sh.r, in.N
 	sh.k = -1
@@ -388,8 +374,7 @@ func (sh *climbShare) launch(in *solver.Instance, slice time.Duration) error {
 	return device.DtoH(sh.tour, sh.s.best+cu.DevicePtr(4*sh.k*n))
 }
 
-// climbSliceFor is the next launch's time: climbSlice, cut to the
-// deadline (zero: none).
+// climbSliceFor is the next launch's time, cut to the deadline (zero: none).
 func climbSliceFor(deadline time.Time) time.Duration {
 	if deadline.IsZero() {
 		return climbSlice
@@ -397,8 +382,7 @@ func climbSliceFor(deadline time.Time) time.Duration {
 	return min(climbSlice, time.Until(deadline))
 }
 
-// step runs one launch on every share side by side (up to the deadline)
-// and takes the best slot tours when they are the shortest yet.
+// step runs one launch on every share side by side and takes the best slots' tours.
 func (f *fusedClimb) step() (done bool, err error) {
 	l, n := f.l, f.l.In.N
 	slice := climbSliceFor(l.Deadline)

@@ -11,8 +11,7 @@ import (
 type ClimbConfig struct {
 	Blocks   int // climbers (0: as many as fill the device)
 	Restarts int // climbs in all (0: until the time limit)
-	// NearStarts: randomized nearest-neighbour start tours (start nn),
-	// else uniformly random ones
+	// NearStarts: randomized nearest-neighbour start tours, else random ones
 	NearStarts bool
 }
 

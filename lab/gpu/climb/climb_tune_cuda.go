@@ -8,8 +8,7 @@ import (
 	"github.com/tsplab/tsplab/gpu/device"
 )
 
-// climbBlocks sets 2opt-climb's blocks: the fused climber's slots, else
-// the batch climber's climbers that fill the device.
+// climbBlocks sets 2opt-climb's blocks: the fused slots, else the batch climbers.
 func climbBlocks(t *device.Tuning) {
 	r, n := t.R, t.N
 	var pl climbPlan

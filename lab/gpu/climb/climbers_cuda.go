@@ -21,8 +21,7 @@ type climbers struct {
 	bestDone bool
 }
 
-// harvest offers and counts the tours of the climbers whose flag is 0 (at
-// a local minimum) and restarts them on the context goroutine.
+// harvest offers the climbers' tours at a local minimum and restarts them.
 func (c *climbers) harvest(flags, city []int32, restart func(k int) error) error {
 	var done []int
 	for k, f := range flags {
@@ -81,8 +80,7 @@ func (c *climbers) offerUnfinished(city []int32, B int, climbing func(k int) boo
 	}
 }
 
-// polish makes the best tour, when it is a local minimum, 2-opt optimal
-// with exact distances on the CPU, giving up a second after the deadline.
+// polish makes the best tour, at a local minimum, 2-opt optimal with exact distances.
 func (c *climbers) polish(ctx context.Context) {
 	if !c.bestDone || c.l.Best == nil {
 		return

@@ -28,12 +28,10 @@ func init() {
 // swapMoves is the size of the pair-exchange neighbourhood of n cities.
 func swapMoves(n int) int64 { return int64(n) * int64(n-1) / 2 }
 
-// SwapLaunchCandidates are the block sizes swap-climb's thread control tries,
-// a wave each (Luong et al.: a failed launch falls back to the last good one).
+// SwapLaunchCandidates are the block sizes swap-climb's thread control tries.
 var SwapLaunchCandidates = []int{32, 64, 128, 256, 512, 1024}
 
-// LaunchTrial is one wave: a block size and its median launch time, or the
-// error that ended the waves.
+// LaunchTrial is one wave: a block size and its median launch time, or the error.
 type LaunchTrial struct {
 	Block int
 	Ms    float64
@@ -220,8 +218,7 @@ type swapClimb struct {
 	rng       *rand.Rand
 	usedStart bool
 	rounds    int // (evaluate, apply) pairs per host round trip
-	// blocks and threads are the climbers and the block size, given or
-	// (when 0) chosen by setUp.
+	// blocks and threads are the climbers and block size, given or chosen by setUp.
 	blocks, threads int
 
 	flags  []int32
@@ -229,8 +226,7 @@ type swapClimb struct {
 	city   []int32
 }
 
-// setUp sizes the batch (by the device memory when blocks is 0), uploads
-// the starts and runs the thread control once per shape.
+// setUp sizes the batch, uploads the starts and runs the thread control.
 func (c *swapClimb) setUp(matrix bool) error {
 	n := c.l.In.N
 	m := swapMoves(n)
@@ -292,8 +288,7 @@ func (c *swapClimb) restart(k int) error {
 	return c.b.upload(k, construct.Random(c.l.In.N, c.rng))
 }
 
-// climb queues rounds of (evaluate, apply), copies the climbers back, and
-// harvests and restarts the ones at a local minimum (the loop's step).
+// climb queues rounds of (evaluate, apply), copies the climbers back and restarts the minima.
 func (c *swapClimb) climb() (done bool, err error) {
 	b := c.b
 	err = c.r.Do(func() error {

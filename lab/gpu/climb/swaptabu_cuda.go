@@ -28,8 +28,7 @@ type swapTabuState struct {
 	tenure, per                   int
 }
 
-// SwapTabuPerCandidates are the moves per thread the tabu search's thread
-// control tries with each block size (1: one thread per neighbour).
+// SwapTabuPerCandidates are the moves per thread the tabu thread control tries.
 var SwapTabuPerCandidates = []int{1, 2, 4, 8, 16, 32}
 
 // tabuEval queues the tabu evaluation.
@@ -44,8 +43,7 @@ func (b *swapBatch) tabuApply() error {
 		b.tours, b.tb.best, b.n, b.best, b.gx(), b.tb.tabu, b.tb.flag, b.tb.ring, b.tb.state, b.tb.tenure)
 }
 
-// tuneTabu tunes the block size (tune) for each moves per thread in pers
-// and keeps the fastest pair (context thread).
+// tuneTabu tunes the block size for each moves per thread in pers, keeping the fastest pair.
 func (b *swapBatch) tuneTabu(pers []int) error {
 	bestPer, bestBlock, bestMs := 0, 0, 0.0
 	var lastErr error
@@ -125,8 +123,7 @@ func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p 
 	return l.Finish(e, r.Dev.Label)
 }
 
-// setUpTabu sets up the tabu state for start tour t of length l0 (context
-// thread).
+// setUpTabu sets up the tabu state for start tour t of length l0.
 func (b *swapBatch) setUpTabu(t []int, l0 int64, tenure, per int) error {
 	n, m := len(t), swapMoves(len(t))
 	b.tb = &swapTabuState{tenure: tenure, per: max(per, 1)}
@@ -175,8 +172,7 @@ func (b *swapBatch) tuneTabuLaunch(threads, per int) error {
 	return nil
 }
 
-// tabuRun is one run of the swap tabu search, the host reading the state
-// every chunk iterations.
+// tabuRun is one swap tabu search, the host reading the state every chunk iterations.
 type tabuRun struct {
 	l     *device.RunLoop
 	r     *device.Run

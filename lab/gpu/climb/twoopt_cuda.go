@@ -44,8 +44,7 @@ func evalGrid(n int) (T, tiles int) {
 // movesPerPass is the size of the 2-opt neighbourhood of n cities.
 func movesPerPass(n int) int64 { return int64(n) * int64(n-3) / 2 }
 
-// twoOptBatch is B tours in twoopt.cu's layout on the device, with the
-// tiles' best moves of the last evaluation.
+// twoOptBatch is B tours in twoopt.cu's layout with the tiles' best moves.
 type twoOptBatch struct {
 	r      *device.Run
 	n, B   int
@@ -83,8 +82,7 @@ func (b *twoOptBatch) upload(k int, xy []float32, scale float64, t []int) error 
 	return device.HtoD(b.city+cu.DevicePtr(4*k*b.n), device.Convert[int32](t))
 }
 
-// evalChunkTiles is the most tiles one evaluation launch covers (about 3e10
-// moves), so a larger tour's pass sees a stop between launches.
+// evalChunkTiles is the most tiles one evaluation launch covers (about 3e10 moves).
 const evalChunkTiles = 1 << 15
 
 // eval queues one evaluation of every move of every tour.
@@ -128,8 +126,7 @@ func (b *twoOptBatch) fetchBest() error {
 	return device.DtoH(b.hostTB, b.best)
 }
 
-// evalBatch is the number of tours EvalRate evaluates per launch: 16
-// blocks for each of sms multiprocessors.
+// evalBatch is the tours EvalRate evaluates a launch: 16 blocks a multiprocessor.
 func evalBatch(n, sms int) int {
 	_, tiles := evalGrid(n)
 	return max(1, (16*sms+tiles-1)/tiles)
@@ -287,8 +284,7 @@ func TwoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	return l.Finish(e, r.Dev.Label)
 }
 
-// twoOptDescent is 2opt-ils's local search: the GPU passes, then the exact
-// polish of what the float kernels missed.
+// twoOptDescent is 2opt-ils's local search: GPU passes, then the exact polish.
 type twoOptDescent struct {
 	l     *device.RunLoop
 	b     *twoOptBatch
@@ -387,8 +383,7 @@ type batchClimb struct {
 	usedStart bool
 }
 
-// setUp sizes the batch (by the device memory when c.B, the blocks
-// option, is 0), allocates it and uploads the start tours.
+// setUp sizes the batch (by memory when c.B is 0), allocates and uploads it.
 func (c *batchClimb) setUp() error {
 	l, r, n := c.l, c.r, c.l.In.N
 	_, tiles := evalGrid(n)
@@ -420,8 +415,7 @@ func (c *batchClimb) setUp() error {
 		cancel()
 	}
 	c.flags, c.city = make([]int32, B), make([]int32, B*n)
-	// (evaluate, apply) pairs per host round trip: 32, fewer when a pass is
-	// large enough to overrun the time limit
+	// (evaluate, apply) pairs per host round trip: 32, fewer for large passes
 	c.rounds = int(min(max(int64(3e10)/(int64(B)*movesPerPass(n)), 1), 32))
 	return r.Do(func() error {
 		for k := 0; k < B; k++ {
@@ -454,8 +448,7 @@ func (c *batchClimb) restart(k int) error {
 	return c.b.upload(k, c.xy, c.scale, t)
 }
 
-// step queues the rounds, copies the climbers back and restarts those at
-// a local minimum.
+// step queues the rounds, copies the climbers back and restarts the minima.
 func (c *batchClimb) step() (done bool, err error) {
 	l, b, n := c.l, c.b, c.l.In.N
 	err = c.r.Do(func() error {

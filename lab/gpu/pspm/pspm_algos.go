@@ -5,8 +5,7 @@ import (
 	"github.com/tsplab/tsplab/lab"
 )
 
-// Algorithm names of the GPU annealers; they are shared with the CPU
-// engines so the registry pairs them (solver.Resolve picks the backend).
+// The GPU annealers' names, shared with the CPU engines.
 const (
 	AlgoPSPM = "pspm"
 	AlgoSSPM = "sspm"

@@ -20,8 +20,7 @@ import (
 // pspmReduceThreads is pspm_sync's block size (PSPM_REDUCE_THREADS).
 const pspmReduceThreads = 1024
 
-// pspmLaunchIters is the most iterations per search of one launch when the
-// searches fill one wave, so that a stop is seen within a short launch.
+// pspmLaunchIters is the most iterations a search a launch when the searches fill a wave.
 const pspmLaunchIters = 1 << 18
 
 // pspmRun is one share of a PSPM run: its searches on one context.
@@ -157,14 +156,11 @@ type pspmGroup struct {
 	hooks       pspmHooks
 }
 
-// pspmHooks are what a test does to a run and sees of it (the engines
-// run with none).
+// pspmHooks are what a test does to a run and sees of it.
 type pspmHooks struct {
-	// shareFault, when set, runs before share i's next device call on
-	// its run's thread; an error fails the call.
+	// shareFault, when set, runs before share i's next device call; an error fails the share
 	shareFault func(i int, iter int64, r *device.Run) error
-	// exchange, when set, sees every exchange once it is done, with
-	// each share's best length before it.
+	// exchange, when set, sees every exchange with each share's best length before it
 	exchange func(g *pspmGroup, before []int64)
 }
 
@@ -206,8 +202,7 @@ func (g *pspmGroup) each(f func(s *pspmRun) error) error {
 	return nil
 }
 
-// anneal runs the schedule's launches until it ends, is stopped (stopped:
-// cut short) or reaches the target.
+// anneal runs the schedule's launches until it ends, is stopped or reaches the target.
 func (g *pspmGroup) anneal(ctx context.Context, sink *solver.Sink, deadline time.Time) (stopped bool, err error) {
 	for _, s := range g.shares {
 		g.runs = append(g.runs, s.r)
@@ -338,8 +333,7 @@ func (g *pspmGroup) moves() int64 {
 	return m
 }
 
-// finish reports the run, with the draw's temperature when the default
-// chose it, the contexts when there were several and what befell them.
+// finish reports the run with the draw's temperature and contexts where chosen.
 func (g *pspmGroup) finish(e solver.Engine, sink *solver.Sink, start time.Time, stopped bool) (solver.Result, error) {
 	s := g.shares[0]
 	p := s.p
@@ -371,8 +365,7 @@ func (g *pspmGroup) finish(e solver.Engine, sink *solver.Sink, start time.Time, 
 // pspmShape sets the GPU annealers apart: one search of parallel moves (sspm), searches of one move (pssm), or pspm.
 type pspmShape struct{ oneSearch, oneMove bool }
 
-// newPSPMRun reads engine's options (of shape) and checks what the
-// kernels need.
+// newPSPMRun reads engine's options (of shape) and checks what the kernels need.
 func newPSPMRun(engine string, shape pspmShape, in *solver.Instance, q solver.Params) (*pspmRun, error) {
 	metric, err := device.MetricCode(in)
 	if err != nil {
@@ -431,8 +424,7 @@ func (s *pspmRun) segLen() int64 {
 	return int64(max(1, min(s.cfg.Seg, s.n-3)))
 }
 
-// restart starts every search again from the greedy tour (a fitted
-// schedule's start).
+// restart starts every search again from the greedy tour (a fitted start).
 func (s *pspmRun) restart() error {
 	if err := device.HtoD(s.start, device.TourToNext(s.greedy)); err != nil {
 		return err
@@ -441,15 +433,13 @@ func (s *pspmRun) restart() error {
 	return s.initSearches(s.start)
 }
 
-// initSearches queues pspm_init: every search from the tour at from, or
-// from a random tour when from is 0.
+// initSearches queues pspm_init from the tour at from, or random tours.
 func (s *pspmRun) initSearches(from cu.DevicePtr) error {
 	return s.r.Launch("pspm_init_"+device.MetricSuffix[s.metric], s.tb, 1, pspmReduceThreads/4, 0, s.r.Stream,
 		s.xy, s.n, from, s.cur, s.curCost, s.arch, s.archCost, s.p.Seed)
 }
 
-// syncBest runs pspm_sync (the best archive into the global best) and
-// reads the global best back.
+// syncBest runs pspm_sync and reads the global best back.
 func (s *pspmRun) syncBest() error {
 	r := s.r
 	if err := r.Launch("pspm_sync", 1, 1, pspmReduceThreads, 0, r.Stream, s.archCost, s.tb, s.arch, s.n, s.gbest, s.gbestCost, s.gbestBlock); err != nil {
@@ -478,8 +468,7 @@ func (s *pspmRun) moves() int64 {
 	return s.iter * int64(s.tb) * int64(s.tpb) * int64(max(1, s.pl.teams))
 }
 
-// setUp plans the launch, sizes the searches, allocates the state and
-// queues pspm_init (the run's thread).
+// setUp plans the launch, sizes the searches, allocates and queues pspm_init.
 func (s *pspmRun) setUp() error {
 	r, n := s.r, s.n
 	var err error
@@ -516,8 +505,7 @@ func (s *pspmRun) setUp() error {
 	return s.initSearches(from)
 }
 
-// searches returns the searches asked for, checked against the device
-// memory, or the default def within it.
+// searches returns the searches asked, checked against memory, or the default.
 func (s *pspmRun) searches(def int) (int, error) {
 	free, _, err := cu.MemInfo()
 	if err != nil {

@@ -18,8 +18,7 @@ type pspmDraw struct {
 	from     float64 // the temperature the neighbour phase starts below (0: from the start)
 }
 
-// pspmNNFromScale times the mean distance to the k-th nearest city is the
-// default nnfrom (docs/DECISIONS.md#pspm-nnfrom).
+// pspmNNFromScale times the mean k-th nearest distance is the default nnfrom (docs/DECISIONS.md#pspm-nnfrom).
 const pspmNNFromScale = 3
 
 // pspmMixLanes are the lanes that stay uniform in draw auto and mixed.
@@ -35,8 +34,7 @@ func pspmDrawOf(in *solver.Instance, c pspmConfig, p solver.Anneal, steps int) (
 	case drawUniform:
 		return d, nil
 	}
-	// nn and mixed draw from the lists from the start or from nnfrom,
-	// and refuse lists that do not fit; auto falls back to uniform
+	// nn and mixed draw from the lists at once or from nnfrom; auto falls back to uniform
 	asked := mode == drawNN || mode == drawMixed
 	from := -1.0 // unset: the default below
 	if c.NNFrom != nil {
@@ -95,8 +93,7 @@ func pspmDefaultNNK(engine string, n int) int {
 	return pspmNNKDefault
 }
 
-// pspmDefaultNbrBytes is the size of n cities' neighbour lists of k
-// cities each, as the draw holds them (0 where they cannot run).
+// pspmDefaultNbrBytes is n cities' neighbour lists of k each, as the draw holds them.
 func pspmDefaultNbrBytes(n, k int) int {
 	if pspmNNUnfit(n, k) != "" {
 		return 0
@@ -115,8 +112,7 @@ func pspmNNUnfit(n, k int) string {
 	return ""
 }
 
-// pspmStepBelow is the first temperature step of p's schedule whose
-// temperature T0*alpha^step is at most t (steps when none is).
+// pspmStepBelow is p's first step whose temperature is at most t.
 func pspmStepBelow(p solver.Anneal, t float64, steps int) int64 {
 	for st := 0; st < steps; st++ {
 		if p.T0*math.Pow(p.Alpha, float64(st)) <= t {

@@ -4,8 +4,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// pspmConfig is the GPU annealers' draw options (solver.AnnealOf reads
-// the rest).
+// pspmConfig is the GPU annealers' draw options.
 type pspmConfig struct {
 	Draw pspmDrawMode
 	NNK  int
@@ -13,8 +12,7 @@ type pspmConfig struct {
 	NNFrom *float64
 	// Seg is the longest segment a move carries (1: relocations).
 	Seg int
-	// Island is the searches of an island, which restart from its best at
-	// each exchange (0: every search from the global best).
+	// Island is the searches of an island, restarted from its best at each exchange (0: global)
 	Island int
 }
 

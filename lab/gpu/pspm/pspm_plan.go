@@ -25,8 +25,7 @@ type pspmLayout struct {
 	name   string
 }
 
-// kernel is the name of layout l's kernel of relocations, or of segment
-// moves (seg: its twin name_seg; the tour layout relocates only).
+// kernel names layout l's relocation kernel, or its segment twin with seg.
 func (l pspmLayout) kernel(seg bool) string {
 	if seg && !l.tour {
 		return l.name + "_seg"
@@ -45,8 +44,7 @@ func (l pspmLayout) kernels() []string {
 // nn reports whether the layout has the nearest-city draw.
 func (l pspmLayout) nn() bool { return !l.wide }
 
-// pspmLayouts are the kernels PSPM_METRIC stamps in pspm.cu, in
-// its order; the kernel names' suffixes say index width, kind and MODE.
+// pspmLayouts are the kernels pspm.cu stamps, in its order.
 var pspmLayouts = func() []pspmLayout {
 	var ls []pspmLayout
 	for _, m := range []int{device.MetricEuc2D, device.MetricCeil2D, device.MetricAtt} {
@@ -76,8 +74,7 @@ type pspmPlan struct {
 // pspmOccupancy returns how many blocks of layout l's kernel an SM holds (0: none); the occupancy API, or a model in tests.
 type pspmOccupancy func(l pspmLayout, blockDim, shared int) int
 
-// blockBytes is the device memory of one search: tour, archive, costs, and
-// its city records when they are not in shared memory.
+// blockBytes is one search's device memory.
 func (pl pspmPlan) blockBytes(n int) int64 {
 	b := int64(n)*8 + 16
 	if pl.layout.shared&pspmSharedLists == 0 {
@@ -99,8 +96,7 @@ func align16(x int) int { return (x + 15) &^ 15 }
 // pspmSlotBytes is each search's shared slot (PSPM_SLOT_BYTES).
 const pspmSlotBytes = 32 + 16*32
 
-// pspmCandidates are the layouts that run tpb moves per search on n cities
-// of the metric; nbr: the run draws from neighbour lists.
+// pspmCandidates are the layouts running tpb moves per search on n cities of the metric.
 func pspmCandidates(n, tpb, metric int, nbr bool) (warp, block []pspmLayout) {
 	wide := n >= 65535
 	for _, l := range pspmLayouts {
@@ -117,8 +113,7 @@ func pspmCandidates(n, tpb, metric int, nbr bool) (warp, block []pspmLayout) {
 	return warp, block
 }
 
-// fit returns the plan of layout l with spb searches per block of tpb
-// moves, or ok = false when occ says no block of it fits an SM.
+// fit returns layout l's plan with spb searches a block, ok false when none fits.
 func pspmFit(l pspmLayout, spb, n, tpb, nbrBytes int, occ pspmOccupancy) (pspmPlan, bool) {
 	pl := pspmPlan{layout: l, perBlock: spb, blockDim: 32 * spb, teams: 1}
 	if !l.warp {
@@ -207,8 +202,7 @@ const pspmTourWarps = 32
 // pspmTourBytes is PspmTour's shared memory: coordinates, links, locks.
 func pspmTourBytes(n int) int { return align16(8*n) + align16(4*n) + align16(4*((n+31)/32)) }
 
-// pspmTourPlan returns the tour layout's plan for n cities (the most
-// warps that fit an SM), or ok = false.
+// pspmTourPlan returns the tour layout's plan for n cities, ok false when none fits.
 func pspmTourPlan(n, metric int, occ pspmOccupancy) (pspmPlan, bool) {
 	pl := pspmPlan{perBlock: 1, shared: pspmTourBytes(n)}
 	for _, l := range pspmLayouts {

@@ -18,14 +18,12 @@ func init() {
 	device.RegisterKernels("pspm_sync", "pspm_exchange")
 }
 
-// sharedFits reports whether fn may take bytes of dynamic shared memory,
-// raising its limit when needed.
+// sharedFits reports whether fn may take bytes of dynamic shared memory, raising its limit.
 func sharedFits(r *device.Run, fn cu.Function, bytes int) bool {
 	return bytes <= r.Dev.Limits.SharedOptin && (bytes <= r.Dev.Limits.SharedStatic || device.SetMaxDynamicShared(fn, bytes) == nil)
 }
 
-// occupancy is the device's pspmOccupancy: the blocks of layout l's
-// kernel an SM holds, 0 where the kernel or its shared memory does not fit.
+// occupancy is the device's pspmOccupancy (0 where the kernel does not fit).
 func occupancy(r *device.Run, l pspmLayout, blockDim, shared int) int {
 	fn, ok := r.Dev.Fns[l.name]
 	if !ok || !sharedFits(r, fn, shared) {
@@ -38,8 +36,7 @@ func occupancy(r *device.Run, l pspmLayout, blockDim, shared int) int {
 	return per
 }
 
-// ready raises the dynamic shared memory limit of pl's kernels where pl
-// needs more than the static limit.
+// ready raises pl's kernels' dynamic shared memory limits where needed.
 func ready(r *device.Run, pl pspmPlan) error {
 	if pl.shared <= r.Dev.Limits.SharedStatic {
 		return nil

@@ -8,8 +8,7 @@ import (
 	"github.com/tsplab/tsplab/solver/cooling"
 )
 
-// pspmDescentShare is the part of a fitted run's time the greedy descent
-// at the schedule's end temperature keeps (the cooling gets the rest).
+// pspmDescentShare is a fitted run's share of time for its final greedy descent.
 const pspmDescentShare = 0.1
 
 // pspmSegment is one annealing launch: iters per search from step origin, ips a step, the neighbour draw from nnStep,
@@ -53,8 +52,7 @@ func newPSPMSchedule(p solver.Anneal, n int, draw pspmDraw, fit bool, deadline t
 		fit: fit && !deadline.IsZero(), deadline: deadline, now: time.Now}
 }
 
-// next returns the launch after iter iterations in elapsed, of about
-// budget iterations at most, or ok = false when the schedule is over.
+// next returns the launch after iter iterations in elapsed, at most budget.
 func (s *pspmSchedule) next(iter int64, elapsed time.Duration, budget int64) (seg pspmSegment, ok bool) {
 	if s.begin.IsZero() {
 		s.begin = s.now().Add(-elapsed)
@@ -80,8 +78,7 @@ func (s *pspmSchedule) next(iter int64, elapsed time.Duration, budget int64) (se
 	return pspmSegment{iters: end - iter, ips: s.ips, t0: s.p.T0, alpha: s.p.Alpha, nnStep: s.draw.fromStep, sync: end == syncAt}, true
 }
 
-// fitted returns the fitted cooling's next launch: whole steps up to the
-// next synchronisation and the step that takes T to TEnd.
+// fitted returns the fitted cooling's next launch.
 func (s *pspmSchedule) fitted(iter int64, elapsed time.Duration, budget int64) pspmSegment {
 	a, si := s.cool.Next(s.t, iter, elapsed)
 	m := max(1, budget/si)
@@ -98,8 +95,7 @@ func (s *pspmSchedule) fitted(iter int64, elapsed time.Duration, budget int64) p
 		sync: end || (s.sinceSync+m)%k == 0, steps: m}
 }
 
-// nnStep is the first step of a segment from t at factor a whose
-// temperature is at most the draw's nnfrom (0: the lists from the start).
+// nnStep is a segment's first step at or below the draw's nnfrom.
 func (s *pspmSchedule) nnStep(t, a float64) int64 {
 	from := s.draw.from
 	if from <= 0 || t <= from || s.cool != nil {
@@ -111,8 +107,7 @@ func (s *pspmSchedule) nnStep(t, a float64) int64 {
 	return int64(math.Ceil(math.Log(from/t) / math.Log(a)))
 }
 
-// done records a launch that ran; it returns true when the run turns to a
-// fitted schedule because Lam's would not end before the deadline.
+// done records a launch; true when the run turns to a fitted schedule.
 func (s *pspmSchedule) done(seg pspmSegment, iter int64, elapsed time.Duration) (turned bool) {
 	s.lastDone, s.iter = s.now(), iter
 	if elapsed > 0 {
@@ -139,8 +134,7 @@ func (s *pspmSchedule) done(seg pspmSegment, iter int64, elapsed time.Duration) 
 	return false
 }
 
-// turnFitted starts the fitted cooling from where Lam's schedule is, with
-// the time to the deadline less the descent's share.
+// turnFitted starts the fitted cooling from where Lam's schedule is.
 func (s *pspmSchedule) turnFitted(iter int64, elapsed time.Duration) {
 	total := elapsed + s.deadline.Sub(s.now())
 	s.steps0 = iter / s.ips

@@ -9,8 +9,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// pspmTuneBlocks sets the annealers' default blocks of tpb threads: a full
-// wave, bounded by a quarter of the device's memory and the option's range.
+// pspmTuneBlocks sets the annealers' default blocks: a full wave, bounded.
 func pspmTuneBlocks(t *device.Tuning, in *solver.Instance, name string, tpb int) {
 	metric, err := device.MetricCode(in)
 	if err != nil {

@@ -16,12 +16,10 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// Tour returns the tour, position → city: the search's own array, valid
-// until its next change; callers only read it.
+// Tour returns the tour (position → city), the search's own array.
 func (s *Search) Tour() []int32 { return s.tour }
 
-// Pos returns the positions, city → position: the search's own array,
-// valid until its next change; callers only read it.
+// Pos returns the positions (city → position), the search's own array.
 func (s *Search) Pos() []int32 { return s.pos }
 
 // Length returns the length of the current tour.
@@ -33,15 +31,13 @@ func (s *Search) N() int { return s.n }
 // Evaluated returns the moves evaluated so far.
 func (s *Search) Evaluated() int64 { return s.moves }
 
-// SetEvaluated sets the count of moves evaluated, so that a search that
-// takes over from another goes on counting from its total.
+// SetEvaluated sets the moves evaluated, for a search taking over from another.
 func (s *Search) SetEvaluated(m int64) { s.moves = m }
 
 // Dist returns the distances the search measures with.
 func (s *Search) Dist() *tour.Dist { return s.d }
 
-// Neighbors returns the candidate lists, k per city: city c's at
-// nb[c*k : c*k+k].
+// Neighbors returns the candidate lists, city c's at nb[c*k : c*k+k].
 func (s *Search) Neighbors() (nb []int32, k int) { return s.nb, s.k }
 
 // SetNeighbors replaces the candidate lists by nb (k per city) and their distances by nbd (nil: computed).
@@ -49,8 +45,7 @@ func (s *Search) SetNeighbors(nb []int32, k int, nbd []int32) {
 	s.nb, s.k, s.nbd = nb, k, nbd
 }
 
-// SetRand gives the search the random stream its kicks and random-k-best
-// pivoting draw from.
+// SetRand gives the search the random stream of its kicks and pivoting.
 func (s *Search) SetRand(r *runctl.Rand) { s.r = r }
 
 // Rand returns the search's random stream.
@@ -78,19 +73,16 @@ func (s *Search) ClearQueue() {
 	}
 }
 
-// SetKickFrom restricts the kicks to start at the given cities (their
-// first removed edge leaves one of them); nil: anywhere.
+// SetKickFrom makes kicks start at the given cities only (nil: any).
 func (s *Search) SetKickFrom(cities []int32) { s.kickFrom = cities }
 
-// FiveOptState returns the scratch state of the 5-opt move the search
-// runs with, nil when its deep move is another.
+// FiveOptState returns the 5-opt move's state, nil when it is not the deep move.
 func (s *Search) FiveOptState() *FiveOpt { return s.k5 }
 
 // SetSplit sets how many goroutines share a reversal of at least splitMin cities (0 or 1: one).
 func (s *Search) SetSplit(w int) { s.split = w }
 
-// LoadLength loads tour t (copied) and its positions, taking its length l
-// as given.
+// LoadLength loads tour t (copied) and its positions, its length l given.
 func (s *Search) LoadLength(t []int32, l int64) {
 	copy(s.tour, t)
 	for i, c := range s.tour {
@@ -99,8 +91,7 @@ func (s *Search) LoadLength(t []int32, l int64) {
 	s.length = l
 }
 
-// LoadPositions loads tour t, its positions pos and its length l, all
-// given (copied).
+// LoadPositions loads tour t, positions pos and length l, all given (copied).
 func (s *Search) LoadPositions(t, pos []int32, l int64) {
 	copy(s.tour, t)
 	copy(s.pos, pos)
@@ -126,6 +117,5 @@ func (s *Search) LoadPath(d *tour.Dist, nb []int32, k, m int) *Search {
 	return s
 }
 
-// CachedDists returns the cached candidate distances (SetNeighbors,
-// CacheNeighborDists), nil when they are computed on each look.
+// CachedDists returns the cached candidate distances, nil when computed.
 func (s *Search) CachedDists() []int32 { return s.nbd }

@@ -7,8 +7,7 @@ package localsearch
 // bridgeMaxCycle is the most cities of the smaller cycle the bridge move tries (1,000 beat 50 on rl5934).
 const bridgeMaxCycle = 1000
 
-// tryBridge looks for an improving bridge move from t1 and applies the
-// first it finds; it needs the 5-opt move's state for the segments.
+// tryBridge applies the first improving bridge move from t1 (it needs the 5-opt state).
 func (s *Search) tryBridge(t1 int32) bool {
 	k := s.k5
 	d := s.d
@@ -38,8 +37,7 @@ func (s *Search) tryBridge(t1 int32) bool {
 			if G <= 0 {
 				continue
 			}
-			// the cycles as forward arcs of positions: t2..t3 and t4..t1
-			// going forward (dir 0), t3..t2 and t1..t4 going back
+			// the cycles as forward arcs of positions, by the split's direction
 			a1, b1, a2, b2 := s.pos[t2], s.pos[t3], s.pos[t4], s.pos[t1]
 			if dir == 1 {
 				a1, b1, a2, b2 = s.pos[t3], s.pos[t2], s.pos[t1], s.pos[t4]
@@ -119,8 +117,7 @@ func (s *Search) bridgeClose(G int64, a, l, lo, hi int32) bool {
 	return false
 }
 
-// bridgeMate is the slot a bridge move's added edge joins slot x to: its
-// two exchanges close each on itself (t2–t3, t4–t1; t6–t7, t8–t5).
+// bridgeMate is the slot a bridge move's added edge joins slot x to.
 func bridgeMate(x int8, _ int) int8 {
 	return [8]int8{3, 2, 1, 0, 7, 6, 5, 4}[x]
 }

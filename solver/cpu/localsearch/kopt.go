@@ -11,8 +11,7 @@ const maxK = 5
 
 // FiveOpt is the state of the 5-opt move of one local search.
 type FiveOpt struct {
-	// breadth[i] is how many candidates the added edge i+1 follows
-	// (t3, t5, t7, t9)
+	// breadth[i] is the candidates added edge i+1 follows
 	breadth [maxK - 1]int
 	t       [2 * maxK]int32 // t1..t2k at t[0..2k-1]; removed edge i is (t[2i], t[2i+1])
 
@@ -36,8 +35,7 @@ type FiveOpt struct {
 // kBreadth is the default breadth per level of the 5-opt move.
 var kBreadth = [maxK - 1]int{5, 5, 3, 2}
 
-// NewFiveOpt returns the scratch state of a 5-opt move, for MoveSet.FiveOpt;
-// searches that run one after another may share one.
+// NewFiveOpt returns a 5-opt move's scratch state for MoveSet.FiveOpt.
 func NewFiveOpt() *FiveOpt { return &FiveOpt{breadth: kBreadth} }
 
 // try5opt applies the first improving sequential move from t1: a 5-opt step, or else a Lin–Kernighan chain of the best
@@ -185,8 +183,7 @@ func (s *Search) kStep(i int, G int64) bool {
 	return false
 }
 
-// removed reports whether the edge (a, b) is one of the first i removed
-// edges.
+// removed reports whether edge (a, b) is among the first i removed.
 func (k *FiveOpt) removed(i int, a, b int32) bool {
 	for j := 0; j < i; j++ {
 		x, y := k.t[2*j], k.t[2*j+1]
@@ -201,8 +198,7 @@ func (k *FiveOpt) removed(i int, a, b int32) bool {
 // edges from segment 0 meets all k segments. It leaves the segments and order in k5 for kApply.
 func (s *Search) kFeasible(kk int) bool { return s.kFeasibleMates(kk, kMate) }
 
-// kFeasibleMates is kFeasible with the added edges joining the slots as
-// mate says.
+// kFeasibleMates is kFeasible with the added edges joining slots as mate says.
 func (s *Search) kFeasibleMates(kk int, mate func(x int8, kk int) int8) bool {
 	var sg kSegs
 	s.kSegments(kk, &sg)
@@ -216,13 +212,11 @@ type kSegs struct {
 	startSlot, endSlot [maxK]int8
 }
 
-// kSegments fills sg for the removed edges t[0..2kk-1], and k.first and
-// k.last with the segments' end cities.
+// kSegments fills sg and the segments' ends for the removed edges t[0..2kk-1].
 func (s *Search) kSegments(kk int, sg *kSegs) {
 	k := s.k5
 	n := int32(s.n)
-	// per removed edge: the position of its earlier end (the one whose
-	// array successor is the other) and which slot that end is
+	// per removed edge: its earlier end's position and which slot that is
 	var lowPos [maxK]int32
 	var lowSlot [maxK]int8
 	var ord [maxK]int8
@@ -260,8 +254,7 @@ func (s *Search) kSegments(kk int, sg *kSegs) {
 	}
 }
 
-// kMate is the slot that slot x is joined to by an added edge: slot 2i+1
-// to slot 2i+2, slot 2kk-1 to slot 0.
+// kMate joins slot 2i+1 to 2i+2 and slot 2kk-1 to slot 0.
 func kMate(x int8, kk int) int8 {
 	if x == 0 {
 		return int8(2*kk - 1)
@@ -315,8 +308,7 @@ func (s *Search) kApply(kk int) {
 		}
 	}
 	plan := kPlans[m][kEncode(target[:m])]
-	// cur[p]: the segment index (1..) at place p after segment 0, | 8
-	// when reversed
+	// cur[p]: the segment at place p after segment 0, | 8 when reversed
 	var cur [maxK - 1]int8
 	for p := 0; p < m; p++ {
 		cur[p] = int8(p + 1)

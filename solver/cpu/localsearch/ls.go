@@ -47,20 +47,17 @@ type Search struct {
 	// fixed holds city c's fixed-edge partners at fixed[2c] and fixed[2c+1] (-1: none; nil: no fixed edges).
 	fixed []int32
 
-	// k5 is the state of the sequential 5-opt move (FiveOpt.go) when it is
-	// the deep move.
+	// k5 is the 5-opt move's state when it is the deep move.
 	k5 *FiveOpt
 
-	// kickFrom, when set, holds the cities a kick starts at (its first
-	// removed edge leaves one of them): a worker's region of the tour.
+	// kickFrom, when set, holds the cities a kick may start at: a worker's region.
 	kickFrom []int32
 
 	// split, when over 1, is how many goroutines share a reversal of at least splitMin cities.
 	split int
 }
 
-// splitMin is the shortest reversal split among goroutines: below it
-// starting them costs more than the swaps.
+// splitMin is the shortest reversal worth splitting among goroutines.
 const splitMin = 1 << 15
 
 // jop is one journal entry: a reversal of positions i..j, or a window of w cities from i, old contents at saved[j].
@@ -68,8 +65,7 @@ type jop struct {
 	i, j, w int32
 }
 
-// lsMove is an improving move found by the neighbourhood scan, kept for
-// random-k-best pivoting.
+// lsMove is an improving move kept for random-k-best pivoting.
 type lsMove struct {
 	kind        moveKind
 	a, b, c, dd int32
@@ -84,8 +80,7 @@ type moveKind int8
 const (
 	// move2Opt replaces (a,b) and (c,dd) by (a,c) and (b,dd).
 	move2Opt moveKind = iota + 1
-	// moveOrOpt moves the segment b..c (a before it, dd after it) between
-	// e and f, reversed when rev.
+	// moveOrOpt moves b..c (a before, dd after) between e and f, reversed when rev.
 	moveOrOpt
 )
 
@@ -126,8 +121,7 @@ func New(d *tour.Dist, nb []int32, k int, t []int32) *Search {
 	return s
 }
 
-// MoveSet is the moves of a local search, fixed at its set-up: SetMoves
-// turns it into the functions the search calls for every city.
+// MoveSet is a local search's moves, fixed at set-up (SetMoves).
 type MoveSet struct {
 	OrOpt    bool // Or-opt segment moves (1–3 cities, both orientations)
 	ThreeOpt bool // the chain of 2-opt steps (sequential 3-opt at depth 1)
@@ -136,13 +130,11 @@ type MoveSet struct {
 	RKBI     int  // >0: random-k-best-improvement pivoting among this many
 	// FiveOpt, when set, makes the sequential 5-opt move with this state the deep move, in place of the chain and RKBI
 	FiveOpt *FiveOpt
-	// Bridge, with FiveOpt, tries the non-sequential bridge move
-	// (bridge.go) where the 5-opt move finds nothing
+	// Bridge, with FiveOpt, tries the bridge move where the 5-opt move finds nothing
 	Bridge bool
 }
 
-// SetMoves gives s the move set m: it picks the move functions once, so
-// that no city's search asks which moves are on.
+// SetMoves picks s's move functions once from m, so no city asks which moves are on.
 func (s *Search) SetMoves(m MoveSet) {
 	s.depth = min(max(m.Depth, 1), MaxDepth)
 	s.rkbi, s.k5 = m.RKBI, m.FiveOpt
@@ -179,8 +171,7 @@ func (s *Search) SetMoves(m MoveSet) {
 	}
 }
 
-// The improve functions of SetMoves: first improvement over 2-opt, then
-// Or-opt, then the deep move, each where the move set has it.
+// The improve functions: 2-opt, then Or-opt, then the deep move, where the set has them.
 func improve2(s *Search, c int32) bool     { return s.try2opt(c, nil) }
 func improveOr(s *Search, c int32) bool    { return s.try2opt(c, nil) || s.tryOr(c, nil) }
 func improve2Deep(s *Search, c int32) bool { return s.try2opt(c, nil) || s.deep(s, c) }
@@ -193,8 +184,7 @@ func improveOrDeepBridge(s *Search, c int32) bool {
 	return s.try2opt(c, nil) || s.tryOr(c, nil) || s.deep(s, c) || s.tryBridge(c)
 }
 
-// improveRKBI and improveRKBIOr collect the improving 2-opt (and Or-opt)
-// moves around c and apply one of the rkbi best (pickRKBI).
+// improveRKBI and improveRKBIOr collect improving moves around c and apply one (pickRKBI).
 func improveRKBI(s *Search, c int32) bool {
 	s.cands = s.cands[:0]
 	s.try2opt(c, &s.cands)
@@ -211,13 +201,11 @@ func improveRKBIOr(s *Search, c int32) bool {
 // noMove is the deep move of a move set without one.
 func noMove(*Search, int32) bool { return false }
 
-// try3optChain and try3optPure are the chain of 2-opt steps as the deep
-// move, without and with tryOr3's pure 3-opt moves.
+// try3optChain and try3optPure are the 2-opt chain as the deep move, without and with tryOr3.
 func try3optChain(s *Search, c int32) bool { return s.try3opt(c, false) }
 func try3optPure(s *Search, c int32) bool  { return s.try3opt(c, true) }
 
-// maxNbDist bounds the cached candidate distances of one search
-// (entries, 4 bytes each).
+// maxNbDist bounds a search's cached candidate distances (4 bytes each).
 const maxNbDist = 1 << 21
 
 // CacheNeighborDists caches the candidates' distances where they fit, sparing a square root per candidate.
@@ -308,8 +296,7 @@ func (s *Search) reverseExact(i, j int32) {
 	s.swap(i, j, l/2)
 }
 
-// swap exchanges the cities at positions i+t and j-t (cyclic) for every
-// t below k: the swaps of a reversal, from its two ends inward.
+// swap exchanges positions i+t and j-t (cyclic) for every t below k.
 func (s *Search) swap(i, j, k int32) {
 	n := int32(s.n)
 	for ; k > 0; k-- {
@@ -338,8 +325,7 @@ func (s *Search) reverseSplit(i, j, swaps int32) {
 	wg.Wait()
 }
 
-// reverse reverses the path at positions i..j, or the rest of the tour
-// when that is shorter (the same cyclic tour, mirrored).
+// reverse reverses positions i..j, or the shorter rest of the tour.
 func (s *Search) reverse(i, j int32) {
 	n := int32(s.n)
 	l := j - i
@@ -365,8 +351,7 @@ func (s *Search) reverse(i, j int32) {
 	}
 }
 
-// move2 replaces the tour edges (a,b) and (c,dd) by (a,c) and (b,dd),
-// where walking from a to b and on reaches c before dd.
+// move2 replaces (a,b) and (c,dd) by (a,c) and (b,dd), c after b walking from a.
 func (s *Search) move2(a, b, c, dd int32) {
 	if s.succ(a) == b {
 		s.reverse(s.pos[b], s.pos[c])
@@ -527,8 +512,7 @@ type orSeg struct {
 // contains reports whether city x, at position px, lies in the segment.
 func (g *orSeg) contains(px int32) bool { return inArc(px, g.p1, g.p2) }
 
-// inArc reports whether position p lies in the cyclic range lo..hi of the
-// tour array (wrapping past the end when lo > hi).
+// inArc reports whether position p lies in the cyclic range lo..hi.
 func inArc(p, lo, hi int32) bool {
 	if lo <= hi {
 		return p >= lo && p <= hi
@@ -578,8 +562,7 @@ func (s *Search) tryOr(c int32, out *[]lsMove) bool {
 	return found
 }
 
-// tryInsert tries putting seg between a neighbour x of one of its ends
-// and x's successor or predecessor y, the end next to x.
+// tryInsert tries seg beside a neighbour x of one of its ends.
 func (s *Search) tryInsert(seg *orSeg, out *[]lsMove) bool {
 	d := s.d
 	found := false
@@ -609,8 +592,7 @@ func (s *Search) tryInsert(seg *orSeg, out *[]lsMove) bool {
 				if delta >= 0 {
 					continue
 				}
-				// the edge as (cc, dd) in the forward direction; s1 next
-				// to cc keeps the segment's orientation
+				// the edge as (cc, dd) forward; s1 next to cc keeps the orientation
 				cc, dd := x, y
 				if yd == 1 {
 					cc, dd = y, x
@@ -629,8 +611,7 @@ func (s *Search) tryInsert(seg *orSeg, out *[]lsMove) bool {
 	return found
 }
 
-// breadth3 is how many candidates try3opt follows at each of its two
-// levels.
+// breadth3 is the candidates try3opt follows at each level.
 const breadth3 = 5
 
 // try3opt tries sequential 3-opt moves from t1 as two 2-opt steps (Lin–Kernighan style), breadth3 at each level,
@@ -655,8 +636,7 @@ func (s *Search) try3opt(t1 int32, pure bool) bool {
 			if t3 == t1 || t3 == s.succ(t2) || t3 == s.pred(t2) {
 				continue
 			}
-			// t4: the neighbour of t3 on t2's side, so that removing
-			// (t1,t2), (t4,t3) and adding (t2,t3), (t4,t1) is a 2-opt move
+			// t4: t3's neighbour on t2's side, closing t2..t3 into a cycle
 			t4 := s.succ(t3)
 			if s.succ(t1) == t2 {
 				t4 = s.pred(t3)
@@ -748,8 +728,7 @@ func (s *Search) tryOr3(t1, t2, t3 int32, fwd bool, g1 int64) bool {
 	return false
 }
 
-// applyOr3 applies tryOr3's move on t = t1..t6 with its gain: the
-// segment moved when after (t6 after t5), else both parts reversed.
+// applyOr3 applies tryOr3's move on t1..t6 with its gain.
 func (s *Search) applyOr3(after bool, t [6]int32, gain int64) {
 	t1, t2, t3, t4, t5, t6 := t[0], t[1], t[2], t[3], t[4], t[5]
 	if after {
@@ -779,8 +758,7 @@ func (s *Search) closeDeepVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
 	return true
 }
 
-// pushChain queues the cities of an applied chain: t1..t4 of its first
-// step and those of the further steps.
+// pushChain queues the cities of an applied chain.
 func (s *Search) pushChain(t1, t2, t3, t4 int32) {
 	for _, x := range [...]int32{t1, t2, t3, t4} {
 		s.Push(x)
@@ -850,8 +828,7 @@ func (s *Search) close3optVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
 // extendBreadth is the candidates each further step of a sequential move follows.
 var extendBreadth = [MaxDepth]int{breadth3, 3, 2}
 
-// MaxDepth bounds the steps after the first of a sequential move: up to
-// a 5-opt move.
+// MaxDepth bounds the steps after the first: up to a 5-opt move.
 const MaxDepth = 3
 
 // undoTo reverts the journal's reversals after entry mark.
@@ -923,8 +900,7 @@ func (s *Search) kickDraw(maxSeg int) (i0 int32, la, lb int, ok bool) {
 	}
 }
 
-// writeFrom writes cities into the tour from position p on (cyclic) and
-// returns the position after them.
+// writeFrom writes cities from position p on (cyclic) and returns the next position.
 func (s *Search) writeFrom(p int32, cities []int32) int32 {
 	for _, c := range cities {
 		s.tour[p], s.pos[c] = c, p
@@ -936,8 +912,7 @@ func (s *Search) writeFrom(p int32, cities []int32) int32 {
 	return p
 }
 
-// kickBreaksFixed reports whether the kick with A ending at position i0
-// and segments of la and lb cities would remove a fixed edge.
+// kickBreaksFixed reports whether the kick at i0 with segments la and lb removes a fixed edge.
 func (s *Search) kickBreaksFixed(i0 int32, la, lb int) bool {
 	at := func(k int) int32 { return s.tour[(int(i0)+k)%s.n] }
 	return s.isFixed(at(0), at(1)) || s.isFixed(at(la), at(la+1)) || s.isFixed(at(la+lb), at(la+lb+1))

@@ -8,15 +8,13 @@ type vtour struct {
 	runs [maxRuns]vrun
 }
 
-// vrun is the array positions lo..hi (lo ≤ hi), walked from hi down to
-// lo when rev.
+// vrun is positions lo..hi, walked down when rev.
 type vrun struct {
 	lo, hi int32
 	rev    bool
 }
 
-// maxRuns bounds a vtour's runs: one, and two more per step (the first
-// step and MaxDepth more).
+// maxRuns bounds a vtour's runs: one and two more per step.
 const maxRuns = 1 + 2*(MaxDepth+1)
 
 // reset makes v s's tour as it is.
@@ -90,8 +88,7 @@ func (v *vtour) pred(c int32) int32 {
 	return v.last(v.runs[i])
 }
 
-// splitBefore makes city c the first city of a run and returns that
-// run's index.
+// splitBefore makes c the first city of a run and returns that run.
 func (v *vtour) splitBefore(c int32) int {
 	p := v.s.pos[c]
 	i := v.find(p)
@@ -121,8 +118,7 @@ func (v *vtour) reversePath(a, b int32) {
 	v.splitBefore(after)
 	ia := v.find(v.s.pos[a])
 	ie := v.find(v.s.pos[after])
-	// runs ia .. ie-1 (cyclic) hold the path; when they wrap, reverse
-	// the rest of the cycle instead (the same tour, mirrored)
+	// runs ia .. ie-1 hold the path; when they wrap, reverse the rest instead
 	lo, hi := ia, ie-1
 	if ia > ie-1 {
 		lo, hi = ie, ia-1
@@ -139,8 +135,7 @@ func (v *vtour) reversePath(a, b int32) {
 	}
 }
 
-// move2 is Search.move2 on the virtual tour: (a,b), (c,dd) replaced by
-// (a,c), (b,dd), walking from a to b reaching c before dd.
+// move2 is Search.move2 on the virtual tour.
 func (v *vtour) move2(a, b, c, dd int32) {
 	if v.succ(a) == b {
 		v.reversePath(b, c)

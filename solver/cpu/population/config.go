@@ -41,8 +41,7 @@ var spec = solver.NewSpec(
 // cpuSpec is CPU pop's options: those of a GPU pool aside.
 var cpuSpec = spec.Fixed("gpuround")
 
-// gpuSpec is GPU pop's options (Options): the pool's experiments aside,
-// the GPU pool's own in.
+// gpuSpec is GPU pop's options: the pool's experiments aside, the GPU pool's in.
 var gpuSpec = spec.Fixed("init", "merge")
 
 func init() {
@@ -50,6 +49,5 @@ func init() {
 	solver.Declare(Name, solver.BackendCPU, cpuSpec)
 }
 
-// Options are the option declarations of pop run with a GPU pool, for the
-// engine that composes it (GPU pop) to declare the options it hands down.
+// Options are pop's option declarations with a GPU pool, for GPU pop.
 var Options solver.Declarer = gpuSpec

@@ -18,8 +18,7 @@ import (
 // population still converges (docs/DECISIONS.md#pop).
 const gpuMembersPerN2 = 4e9
 
-// evolveStale is how many generations without a shorter member end the
-// evolution: the population has converged.
+// evolveStale is the generations without a shorter member that end the evolution.
 const evolveStale = 3
 
 // evolve builds a population of o.GA descended tours (and up to o.GA from an accelerator's pool) and evolves it by
@@ -88,8 +87,7 @@ func (s *search) members(ctx context.Context, epoch int, until time.Time) ([][]i
 	var gpuTours [][]int32
 	var gpuLens []int64
 	if s.feed != nil && !until.IsZero() {
-		// the accelerator builds members beside the descents: many more
-		// than the cores, for EAX to assemble (docs/DECISIONS.md#pop)
+		// the accelerator builds many more members than the cores beside the descents (docs/DECISIONS.md#pop)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -142,8 +140,7 @@ func (s *search) descendMembers(ctx context.Context, w, epoch int, until time.Ti
 	}
 }
 
-// generations evolves tours by EAX until it converges, the time is up or
-// ctx ends, and returns the generations.
+// generations evolves tours by EAX until converged, out of time or ctx ends.
 func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64, epoch int) int {
 	k := len(tours)
 	eax := make([]*recomb.EAX, s.w)
@@ -197,8 +194,7 @@ func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64,
 	return gen
 }
 
-// offerBest makes the shortest of tours the run's best when it is
-// shorter.
+// offerBest makes the shortest of tours the run's best when shorter.
 func (s *search) offerBest(tours [][]int32, lens []int64) {
 	if len(lens) == 0 {
 		return

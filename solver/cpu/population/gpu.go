@@ -11,8 +11,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// KickCounter is implemented by a solver.TourPool that counts the kicks
-// its last Improve made, all tours together; the feeder reports them.
+// KickCounter is a solver.TourPool counting its last Improve's kicks.
 type KickCounter interface {
 	// LastKicks is the kicks of the last Improve.
 	LastKicks() int64
@@ -142,8 +141,7 @@ func (f *feeder) run(ctx context.Context) {
 	}
 }
 
-// collect queues, for each member, the shortest of its slots' tours when
-// shorter than the member, and counts the round.
+// collect queues each member's shortest slot tour when shorter than the member.
 func (f *feeder) collect(tours [][]int32, from []int, lens, seedLens []int64, tp solver.TourPool) {
 	best := make([]int, len(seedLens))
 	for i := range best {
@@ -181,8 +179,7 @@ func (f *feeder) fail(err error) {
 	f.err = err
 }
 
-// worked reports whether the accelerator searched the pool's tours: it
-// opened and made at least one call.
+// worked reports whether the accelerator opened and searched the pool's tours.
 func (f *feeder) worked() bool {
 	_, calls, _, _, err := f.stats()
 	return err == nil || (!errors.Is(err, solver.ErrNoTourPool) && calls > 0)

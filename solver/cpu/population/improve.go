@@ -13,8 +13,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// liveEvery is how often a worker offers its tour to the round's live
-// best: the run's snapshots come every second.
+// liveEvery is how often a worker offers its tour to the round's live best.
 const liveEvery = 250 * time.Millisecond
 
 // searcher is the workers' iterated local search with auto's settings for the size (strategy.Decide): 5-opt and bridge
@@ -88,8 +87,7 @@ func (s *searcher) improve(ctx context.Context, i int, start []int32, seed uint6
 			live.offer(l, func() []int32 { return slices.Clone(ls.Tour()) })
 		}
 	}
-	// stop also offers the tour, so that a long first descent shows it
-	// too (the search asks between moves, its tour whole)
+	// stop also offers the tour, so a long first descent shows it
 	stop := func() bool {
 		report()
 		return ctx.Err() != nil || (!until.IsZero() && time.Now().After(until))

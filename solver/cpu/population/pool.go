@@ -19,8 +19,7 @@ type Pool struct {
 	succ, pred []int32
 }
 
-// member is one tour of the pool with its neighbours, for the edge
-// distance.
+// member is a pool tour with its neighbours, for the edge distance.
 type member struct {
 	tour       []int32
 	length     int64
@@ -28,8 +27,7 @@ type member struct {
 	gpu        bool // the tour came from the accelerator's pool
 }
 
-// NewPool returns an empty pool for tours of n cities holding at most
-// capacity of them (at least 1).
+// NewPool returns an empty pool for tours of n cities, capacity at least 1.
 func NewPool(capacity, n int) *Pool {
 	return &Pool{cap: max(capacity, 1), n: n, succ: make([]int32, n), pred: make([]int32, n)}
 }
@@ -49,8 +47,7 @@ func neighbours(t, succ, pred []int32) {
 	}
 }
 
-// distance counts the edges of the tour whose neighbours are succ that
-// member m lacks.
+// distance counts the edges of the tour (succ) member m lacks.
 func (m *member) distance(succ []int32) int {
 	d := 0
 	for c, s := range succ {
@@ -61,12 +58,10 @@ func (m *member) distance(succ []int32) int {
 	return d
 }
 
-// Offer puts the tour t of length l in the pool by the replacement rule
-// and reports whether it entered. The pool keeps a copy.
+// Offer puts tour t of length l in the pool by the rule and reports whether it entered.
 func (p *Pool) Offer(t []int32, l int64) bool { return p.OfferFrom(t, l, false) }
 
-// OfferFrom is Offer with the tour's origin: fromGPU marks a tour the
-// accelerator's pool returned, counted by FromGPU while it is a member.
+// OfferFrom is Offer with the tour's origin (fromGPU: the accelerator's).
 func (p *Pool) OfferFrom(t []int32, l int64, fromGPU bool) bool {
 	if len(t) != p.n {
 		return false
@@ -123,8 +118,7 @@ func (p *Pool) Best() int {
 	return best
 }
 
-// Tour returns member i's tour (the pool's own: do not modify it) and
-// length.
+// Tour returns member i's tour (the pool's own) and length.
 func (p *Pool) Tour(i int) ([]int32, int64) { return p.members[i].tour, p.members[i].length }
 
 // Pair draws two different members, the first favouring the shorter half, or returns false with fewer than two.

@@ -99,8 +99,7 @@ func (engine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
 
 var _ solver.DefaultLimiter = engine{}
 
-// DefaultLimit is the pop engine's default time limit for a run of p on
-// in, for the engines that run it by a Go call (GPU pop).
+// DefaultLimit is the pop engine's default limit for a run of p on in.
 func DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
 	if o, err := spec.Parse(in, p); err == nil && o.Kicks != 0 {
 		return 0
@@ -108,8 +107,7 @@ func DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
 	return solver.DefaultTimeLimit
 }
 
-// Plan says the strategy of a run on in with all cores and the default
-// time limit (solver.Planner).
+// Plan says a default run's strategy on in (solver.Planner).
 func (engine) Plan(in *solver.Instance) string {
 	return decide(in, runtime.NumCPU(), solver.DefaultTimeLimit, false).String()
 }
@@ -133,8 +131,7 @@ func SolveDecided(ctx context.Context, in *solver.Instance, p solver.Params, sna
 	return e.solve(ctx, in, p, snaps, aid, o, &st)
 }
 
-// defaultBudgetRounds is the rounds of a run with a kicks budget and no
-// time limit when the rounds option does not say.
+// defaultBudgetRounds is the rounds of a kicks-budget run without the rounds option.
 const defaultBudgetRounds = 12
 
 // search is one run of the engine.
@@ -145,8 +142,7 @@ type search struct {
 	o     Config
 	w     int
 	start time.Time
-	// deadline is the run's (zero: none, a kicks budget); limit, the time
-	// from start to it, which the run's shares are of
+	// deadline is the run's (zero: none); limit the time to it
 	deadline time.Time
 	limit    time.Duration
 	plan     strategy.Strategy
@@ -174,8 +170,7 @@ type search struct {
 	gpuEntered, gpuBest int                 // its tours that entered the pool, and set a new best
 }
 
-// task is one worker's share of a round: a new tour (no parents) or the
-// crossover of two pool members, then the local search.
+// task is one worker's share of a round: a new tour or two members' crossover.
 type task struct {
 	a, b       []int32
 	lenA, lenB int64
@@ -194,8 +189,7 @@ type task struct {
 	err          error
 }
 
-// run sets the search up, evolves the EAX populations, then crosses the
-// pool's members round by round until the run ends.
+// run sets up, evolves the EAX populations, then recombines the pool round by round.
 func (s *search) run(ctx context.Context) (solver.Result, error) {
 	n := s.in.N
 	s.pool = NewPool(s.o.Pool, n)
@@ -219,8 +213,7 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 	return s.finish(stopped)
 }
 
-// setUp runs the ascent behind alpha lists, once on all cores before the
-// workers share it, and builds the workers' searcher.
+// setUp runs the alpha lists' ascent once on all cores and builds the searches.
 func (s *search) setUp(ctx context.Context) error {
 	if s.plan.LocalSearch.Lists == strategy.Alpha {
 		s.sink.SendPhase(solver.PhaseBound, solver.UnknownProgress)
@@ -244,8 +237,7 @@ func (s *search) evolveAll(ctx context.Context) {
 	}
 }
 
-// rounds runs rounds of tasks until the run ends, and reports whether it
-// stopped early.
+// rounds runs rounds of tasks until the run ends; true when stopped early.
 func (s *search) rounds(ctx context.Context, tasks []task) (bool, error) {
 	r := rand.New(rand.NewPCG(s.p.Seed, 0x706f70))
 	for round := 0; ; round++ {
@@ -259,8 +251,7 @@ func (s *search) rounds(ctx context.Context, tasks []task) (bool, error) {
 		}
 		slice, ok := s.slice(round)
 		if !ok {
-			// under 20 ms left: too little for a round, so the run waits
-			// out its time limit, which ends it
+			// under 20 ms left: the run waits out its limit
 			select {
 			case <-ctx.Done():
 			case <-time.After(time.Until(s.deadline)):
@@ -277,8 +268,7 @@ func (s *search) rounds(ctx context.Context, tasks []task) (bool, error) {
 	}
 }
 
-// assign gives each task of round its start: a new tour while the pool
-// has a vacancy or no pair to cross, else the crossover of two members.
+// assign gives each task its start: a new tour while the pool has room or no pair.
 func (s *search) assign(ctx context.Context, tasks []task, round int, r *rand.Rand) {
 	for i := range tasks {
 		t := &tasks[i]
@@ -310,8 +300,7 @@ func (s *search) assign(ctx context.Context, tasks []task, round int, r *rand.Ra
 	}
 }
 
-// collect counts the round's tasks and offers their tours to the pool;
-// a task's error ends the run unless ctx ended.
+// collect offers the round's tours to the pool; a task's error ends the run.
 func (s *search) collect(ctx context.Context, tasks []task) error {
 	for i := range tasks {
 		t := &tasks[i]
@@ -351,8 +340,7 @@ func (s *search) collect(ctx context.Context, tasks []task) error {
 	return nil
 }
 
-// finish returns the run's result: the best tour (the given start or the
-// identity with the fixed edges when none ended), with the run's account.
+// finish returns the run's result: the best tour or the start.
 func (s *search) finish(stopped bool) (solver.Result, error) {
 	if s.best == nil {
 		st := s.p.Start
@@ -369,8 +357,7 @@ func (s *search) finish(stopped bool) (solver.Result, error) {
 	return res, err
 }
 
-// account is the run's account so far: the pool, the populations and
-// the GPU's share.
+// account is the run's account so far.
 func (s *search) account() solver.Account {
 	a := solver.Account{Search: solver.SearchPopulation, Workers: s.w, LastGain: s.lastGain}
 	if s.pool != nil {
@@ -394,8 +381,7 @@ func (s *search) account() solver.Account {
 	return a
 }
 
-// crosser is a task's crossover: the partition crossover without ghosts
-// and fusion, and GPX2, the shorter child kept.
+// crosser is a task's crossover: partition crossover, then GPX2 where shorter.
 type crosser struct {
 	plain, full recomb.GPX
 	spare       []int32
@@ -438,8 +424,7 @@ func (s *search) mergeWithPool(ctx context.Context, t *task) {
 	}
 }
 
-// greedyStart is the greedy tour on the search's candidate lists with
-// the fixed edges put in, built once.
+// greedyStart is the greedy tour on the candidate lists with the fixed edges in.
 func (s *search) greedyStart(ctx context.Context) []int32 {
 	if s.greedy == nil {
 		t, err := construct.GreedyContext(ctx, s.in, &neighbor.Lists{K: s.srch.k, List: s.srch.nb})
@@ -464,8 +449,7 @@ func (s *search) freshStart(ctx context.Context, r *rand.Rand) []int32 {
 	return runctl.To32(construct.KeepFixed(s.in, runctl.ToInt(t)))
 }
 
-// nnTour is a randomized nearest-neighbour tour from a random city, r's
-// draws, over near, with the fixed edges put in.
+// nnTour is a randomized nearest-neighbour tour over near with the fixed edges in.
 func (s *search) nnTour(ctx context.Context, near *neighbor.Lists, r *rand.Rand) ([]int32, error) {
 	t, err := construct.RandomizedNearestNeighborContext(ctx, s.in, r.IntN(s.in.N), near, r, 0.1)
 	if err != nil {
@@ -474,16 +458,14 @@ func (s *search) nnTour(ctx context.Context, near *neighbor.Lists, r *rand.Rand)
 	return runctl.To32(construct.KeepFixed(s.in, t)), nil
 }
 
-// doubleBridge exchanges two neighbouring segments of t of up to 50
-// cities each, at random.
+// doubleBridge swaps two neighbouring segments of t of up to 50 cities.
 func doubleBridge(t []int32, r *rand.Rand) {
 	n := len(t)
 	l1, l2 := 1+r.IntN(min(50, n/4)), 1+r.IntN(min(50, n/4))
 	tour.SwapAdjacent(t, r.IntN(n), l1, l2)
 }
 
-// done reports whether the run is to end: the context, the time limit
-// or the target.
+// done reports whether the run ends: context, time limit or target.
 func (s *search) done(ctx context.Context) bool {
 	if ctx.Err() != nil {
 		return true
@@ -494,8 +476,7 @@ func (s *search) done(ctx context.Context) bool {
 	return s.p.Target > 0 && s.bestLen >= 0 && s.bestLen <= s.p.Target
 }
 
-// slice is the time of round's searches (0 in a run by a kicks budget),
-// false when too little is left.
+// slice is round's search time (0 on a kicks budget), false when too little is left.
 func (s *search) slice(round int) (time.Duration, bool) {
 	if s.limit == 0 {
 		return 0, true
@@ -535,8 +516,7 @@ func (s *search) runRound(ctx context.Context, tasks []task, slice time.Duration
 	s.watch(&wg)
 }
 
-// watch waits for wg, sending every 500 ms the workers' live best when
-// it is shorter than the best, else the phase.
+// watch waits for wg, sending the workers' live best every 500 ms when shorter.
 func (s *search) watch(wg *sync.WaitGroup) {
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
@@ -557,8 +537,7 @@ func (s *search) watch(wg *sync.WaitGroup) {
 	}
 }
 
-// runTask crosses the task's parents (if any) and runs the local search
-// from the child, the given start or the search's own start tour.
+// runTask crosses the task's parents and runs the local search from the child.
 func (s *search) runTask(ctx context.Context, i int, t *task, slice time.Duration) {
 	t.out, t.err = nil, nil
 	t.moves, t.steps, t.merged = 0, 0, 0
@@ -590,8 +569,7 @@ func (s *search) progress() float64 {
 	return solver.UnknownProgress
 }
 
-// phaseName is the stage the search is in: an EAX population, the pool
-// filling, or its members recombined.
+// phaseName is the search's stage: EAX, pool filling or recombining.
 func (s *search) phaseName() solver.Phase {
 	switch {
 	case s.evo.on:
@@ -631,8 +609,7 @@ func (s *search) startFeeder(ctx context.Context) func() {
 	}
 }
 
-// fromGPU offers the accelerator's queued tours to the pool and hands it
-// the pool's members for its next round (between rounds, main goroutine).
+// fromGPU offers the accelerator's tours to the pool and hands it the members.
 func (s *search) fromGPU() {
 	if s.feed == nil {
 		return
@@ -677,8 +654,7 @@ type alphaCache struct {
 
 var _ solver.Ascents = (*alphaCache)(nil)
 
-// prime runs the ascent for lists of k candidates before the workers
-// start.
+// prime runs the ascent for k-candidate lists before the workers start.
 func (a *alphaCache) prime(ctx context.Context, in *solver.Instance, k int) {
 	a.Alpha(ctx, in, k, solver.AscentOptions{})
 }
@@ -703,12 +679,10 @@ func (a *alphaCache) Alpha(ctx context.Context, in *solver.Instance, k int, opts
 	return l, err
 }
 
-// Underway is false: the lists are there at once once kept, so that the
-// local search waits for them rather than start on nearest lists.
+// Underway is false: the lists are there at once, so the search waits for them.
 func (a *alphaCache) Underway(*solver.Instance, solver.AscentOptions) bool { return false }
 
-// liveBest holds the shortest tour the workers reported during a round,
-// so that the run shows its best while the round goes on.
+// liveBest holds the workers' shortest tour during a round, for the snapshots.
 type liveBest struct {
 	mu     sync.Mutex
 	length int64 // 0: none yet
@@ -732,8 +706,7 @@ func (l *liveBest) shorter(length int64) bool {
 	return l.length == 0 || length < l.length
 }
 
-// take returns the kept tour when it was set since the last take (nil
-// otherwise).
+// take returns the tour kept since the last take (nil otherwise).
 func (l *liveBest) take() (int64, []int32) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -43,8 +43,7 @@ type undoEntry struct{ v, slot, old int32 }
 
 // EAXStats describe one call of Improve.
 type EAXStats struct {
-	// Cycles counts the AB-cycles, Tried those whose exchange alone
-	// gains, Taken those kept (0 or 1).
+	// Cycles counts the AB-cycles, Tried those gaining alone, Taken those kept.
 	Cycles, Tried, Taken int
 	// Length is the tour's length after.
 	Length int64
@@ -123,8 +122,7 @@ func (e *EAX) Improve(d Distancer, a, b []int32, lenA int64, seed uint64, out []
 	return st
 }
 
-// setLinks loads a into link and the edges where a and b differ into ra
-// and rb: one pass over a, one over b.
+// setLinks loads a into link and the differing edges into ra and rb.
 func (e *EAX) setLinks(a, b []int32) {
 	n := len(a)
 	e.a = a
@@ -177,8 +175,7 @@ func take(r [][2]int32, c, x int32) {
 	}
 }
 
-// buildCycles splits the differing edges into AB-cycles by alternating
-// random walks, cutting a cycle out of the walk whenever it closes one.
+// buildCycles splits the differing edges into AB-cycles by alternating random walks.
 func (e *EAX) buildCycles(rng *rand.Rand) {
 	e.cycles, e.starts = e.cycles[:0], e.starts[:0]
 	n := int32(e.n)
@@ -194,8 +191,7 @@ func (e *EAX) buildCycles(rng *rand.Rand) {
 				}
 				s := r[cur]
 				if s[0] < 0 {
-					// nothing to go on with (only a walk that closed at
-					// its start): done with this walk
+					// only a walk that closed at its start: done with it
 					e.clearPath()
 					break
 				}
@@ -206,8 +202,7 @@ func (e *EAX) buildCycles(rng *rand.Rand) {
 				take(r, cur, x)
 				idx := int32(len(e.path))
 				e.path = append(e.path, x)
-				// an earlier place of x an even number of edges back closes
-				// a cycle
+				// an earlier place of x an even number of edges back closes a cycle
 				p := int32(-1)
 				for _, q := range e.pos[x] {
 					if q >= 0 && (idx-q)%2 == 0 && q > p {
@@ -252,8 +247,7 @@ func (e *EAX) clearPath() {
 	e.path = e.path[:0]
 }
 
-// emit records path[p..q] (path[q] == path[p]) as a cycle, rotated to
-// begin with an edge of a.
+// emit records path[p..q] as a cycle beginning with an edge of a.
 func (e *EAX) emit(p, q int32) {
 	e.starts = append(e.starts, len(e.cycles))
 	seg := e.path[p : q+1]
@@ -266,8 +260,7 @@ func (e *EAX) emit(p, q int32) {
 	e.cycles = append(e.cycles, -1)
 }
 
-// cycle returns cycle i's cities: edges c[0]-c[1] (of a), c[1]-c[2] (of
-// b), ..., c[last]-c[0] (of b).
+// cycle returns cycle i's cities, edges alternating a's and b's.
 func (e *EAX) cycle(i int) []int32 {
 	s := e.starts[i]
 	t := s
@@ -310,8 +303,7 @@ func (e *EAX) revert() {
 
 func (e *EAX) isFixed(x, y int32) bool { return e.fixed[x][0] == y || e.fixed[x][1] == y }
 
-// apply exchanges cycle i's edges and joins the subtours; it returns the
-// change in length, and false when the subtours could not be joined.
+// apply exchanges cycle i's edges and joins the subtours, returning the change.
 func (e *EAX) apply(d Distancer, i int) (int64, bool) {
 	c := e.cycle(i)
 	delta := e.exchange(d, c)
@@ -427,8 +419,7 @@ func (e *EAX) comp(v int32) int32 {
 	return e.root(e.segSub[e.segOf(e.at[v])])
 }
 
-// piecesOf appends subtour id's cities to dst, joins included: the pieces
-// of a labelled with it, each a run of a, so no walk through the links.
+// piecesOf appends subtour id's cities to dst, joins included.
 func (e *EAX) piecesOf(dst []int32, id int32) []int32 {
 	k := len(e.cuts)
 	for seg := range k {
@@ -513,8 +504,7 @@ func (e *EAX) join(d Distancer) (int64, bool) {
 	return mv.gain, true
 }
 
-// joinMove is the best 2-exchange a join found so far: edges u-u2 and
-// c-c2 go, u-c and u2-c2 come, changing the length by gain.
+// joinMove is a join's best 2-exchange so far.
 type joinMove struct {
 	gain         int64
 	u, u2, c, c2 int32
@@ -531,8 +521,7 @@ func (e *EAX) smallest() int {
 	return small
 }
 
-// markMembers lists subtour small's cities in members, marks them with a
-// new stamp, and returns them.
+// markMembers lists and stamps subtour small's cities.
 func (e *EAX) markMembers(small int) []int32 {
 	e.members = e.piecesOf(e.members[:0], int32(small))
 	e.stamp++

@@ -30,45 +30,37 @@ type Stats struct {
 	Components, Feasible, Taken int
 	// Ghosts counts the vertices split in two (no edge shared there).
 	Ghosts int
-	// Fused counts the components that fusion of infeasible neighbours
-	// made feasible.
+	// Fused counts the components fusion made feasible.
 	Fused int
-	// Repaired counts the infeasible components taken from the other
-	// parent all the same, the child staying one cycle.
+	// Repaired counts the infeasible components taken from the other parent.
 	Repaired int
 	// Length is the child's length.
 	Length int64
-	// Gain is the shorter parent's length minus the child's (never
-	// negative).
+	// Gain is the shorter parent's length minus the child's (never negative).
 	Gain int64
 }
 
 // GPX is the partition crossover's reusable workspace, allocation-free once warm; the zero value is ready.
 // It is not safe for concurrent use.
 type GPX struct {
-	// NoGhosts turns the split of vertices without a shared edge off
-	// (plain GPX).
+	// NoGhosts turns off splitting vertices without a shared edge (plain GPX).
 	NoGhosts bool
-	// NoFusion turns the fusion of neighbouring infeasible components
-	// off.
+	// NoFusion turns off fusing neighbouring infeasible components.
 	NoFusion bool
 	// NoRepair turns off taking an infeasible component from the other parent where the child stays one cycle.
 	NoRepair bool
 
 	n, m int
-	// ghost[v] is the extended id of v's ghost (n+k), -1 when v is not
-	// split; city[x] is the city of extended id x.
+	// ghost[v] is v's ghost's extended id (-1: none); city[x] the city of x
 	ghost []int32
 	city  []int32
-	// the parents as extended sequences, and their neighbours by
-	// extended id
+	// the parents as extended sequences, with their neighbours
 	ta, tb         []int32
 	nA, pA, nB, pB []int32
 	// label[x] is x's component (-1: both of x's edges are shared)
 	label []int32
 	stack []int32
-	// per component: its two parents' lengths inside it, entries,
-	// feasibility and which parent the child takes
+	// per component: both parents' lengths, entries, feasibility and choice
 	lenA, lenB []int64
 	entries    []int32
 	ok, useB   []bool
@@ -76,8 +68,7 @@ type GPX struct {
 	pairsB     []pair
 	// fusion: the union-find over components
 	parent []int32
-	// repair: the candidates, each portal's link outside its component
-	// and inside it, each component's first passage in pairsA and pairsB
+	// repair's scratch: candidates, portal links and component entries
 	cands           []cand
 	outLink, inLink []int32
 	firstA, firstB  []int32
@@ -87,8 +78,7 @@ type GPX struct {
 	out   []int32
 }
 
-// pair is one passage of a parent through a component: the component and
-// the portals it enters and leaves by, the smaller first.
+// pair is one passage of a parent through a component.
 type pair struct{ comp, lo, hi int32 }
 
 // cand is an infeasible component the other parent is shorter in.
@@ -174,8 +164,7 @@ func (g *GPX) cross(d Distancer, a, b []int32, lenA, lenB int64, child []int32) 
 		st.Repaired = g.repair(comps, &diff)
 	}
 	if !g.walk(child) {
-		// cannot happen when the feasibility test is right; the
-		// shorter parent then stands in
+		// cannot happen when the feasibility test is right; the shorter parent stands in
 		return g.copyBase(a, b, lenA, lenB, child)
 	}
 	st.Length = lenA + diff
@@ -219,8 +208,7 @@ func (g *GPX) split() int {
 	return m - n
 }
 
-// extend builds the extended sequences, each split city followed by its
-// ghost, and links them.
+// extend builds the extended sequences, ghosts after their cities, and links them.
 func (g *GPX) extend(a, b []int32) {
 	m := g.m
 	g.ta = g.ta[:0]
@@ -283,8 +271,7 @@ func (g *GPX) choose(comps int, st *Stats) int64 {
 	return diff
 }
 
-// components labels the components of the edges the parents do not
-// share and returns how many there are.
+// components labels the components of the unshared edges and returns their count.
 func (g *GPX) components() int {
 	m := g.m
 	for x := 0; x < m; x++ {
@@ -324,8 +311,7 @@ func (g *GPX) hasUncommon(x int32) bool {
 	return !g.common(x, g.nA[x]) || !g.common(x, g.pA[x])
 }
 
-// measure sums each parent's edges inside each component: the edges of
-// one parent only, which all lie inside one.
+// measure sums each parent's edges inside each component.
 func (g *GPX) measure(d Distancer, comps int) {
 	for c := 0; c < comps; c++ {
 		g.lenA[c], g.lenB[c] = 0, 0
@@ -368,8 +354,7 @@ func (g *GPX) compOf(x int32) int32 {
 	return g.root(l)
 }
 
-// passages appends to ps each passage of the extended tour t through a
-// component (after fusion) and counts the entries of each.
+// passages appends each passage of t through a component to ps.
 func (g *GPX) passages(t []int32, ps []pair, count bool) []pair {
 	m := len(t)
 	for i, x := range t {
@@ -397,8 +382,7 @@ func (g *GPX) passages(t []int32, ps []pair, count bool) []pair {
 	return ps
 }
 
-// feasible marks the components (after fusion) that both parents cross
-// through the same portals in the same pairs.
+// feasible marks the components both parents cross through the same portals alike.
 func (g *GPX) feasible(comps int) {
 	for c := 0; c < comps; c++ {
 		g.entries[c] = 0
@@ -455,8 +439,7 @@ func (g *GPX) fuse(comps int) int {
 			if g.compOf(g.ta[(i+1)%m]) == cx {
 				continue
 			}
-			// x is an exit of cx: follow the shared path to the next
-			// component
+			// x is an exit of cx: follow the shared path to the next component
 			j := (i + 1) % m
 			for g.compOf(g.ta[j]) < 0 && j != i {
 				j = (j + 1) % m
@@ -495,8 +478,7 @@ func (g *GPX) countFeasible(comps int) int {
 	return k
 }
 
-// maxRepair bounds the infeasible components repair tries in one
-// crossover, the ones of largest gain first: each try walks the portals.
+// maxRepair bounds the components repair tries, largest gain first.
 const maxRepair = 256
 
 // maxRepairPairs bounds the components repair tries two at a time.
@@ -511,8 +493,7 @@ func (g *GPX) repair(comps int, diff *int64) int {
 	portals := g.portals(comps)
 	p0 := g.pairsA[0].lo
 	taken := 0
-	// a component taken can let others be taken that could not before:
-	// a few passes while they take some
+	// a component taken can free others: a few passes while some are taken
 	for pass := 0; pass < repairPasses; pass++ {
 		if pass > 0 && !g.gather(comps) {
 			break
@@ -643,8 +624,7 @@ func (g *GPX) flip(c int32) {
 	g.setInside(c)
 }
 
-// setInside links the portals of component c as the parent it takes
-// from passes through it.
+// setInside links component c's portals as its chosen parent passes.
 func (g *GPX) setInside(c int32) {
 	ps, i := g.pairsA, g.firstA[c]
 	if g.useB[c] {
@@ -655,8 +635,7 @@ func (g *GPX) setInside(c int32) {
 	}
 }
 
-// oneCycle reports whether the portals' links, outside and inside the
-// components by turns, make one cycle through all of them.
+// oneCycle reports whether the portals' links make one cycle.
 func (g *GPX) oneCycle(p0 int32, portals int) bool {
 	x, k := p0, 0
 	for {

@@ -75,8 +75,7 @@ type cellWindow struct {
 	broken []bool // broken[j]: cities j and j+1 (cyclically) are joined, not neighbours in the tour
 }
 
-// cellOf is the window of the cell members in tour t; ok is false when
-// the members are one path of t that closes on itself (the whole tour).
+// cellOf is the members' window in tour t; ok false when they are one path of t.
 func cellOf(t []int32, members []int32) (w cellWindow, ok bool) {
 	n := len(t)
 	pos := make([]int32, n)
@@ -220,8 +219,7 @@ func links(t []int32) [][2]int32 {
 	return adj
 }
 
-// relinkEdge makes a's neighbour from to (-1: none); false when from is
-// not a's neighbour.
+// relinkEdge makes a's neighbour from to (-1: none); false when from is not one.
 func relinkEdge(adj [][2]int32, a, from, to int32) bool {
 	k := slices.Index(adj[a][:], from)
 	if k < 0 {
@@ -231,8 +229,7 @@ func relinkEdge(adj [][2]int32, a, from, to int32) bool {
 	return true
 }
 
-// exchange takes the edges old out of adj and puts added in; false when
-// an old edge is not in adj.
+// exchange swaps edges old for added in adj; false when an old edge is missing.
 func exchange(adj [][2]int32, old, added [][2]int) bool {
 	for _, e := range old {
 		a, b := int32(e[0]), int32(e[1])
@@ -249,8 +246,7 @@ func exchange(adj [][2]int32, old, added [][2]int) bool {
 	return true
 }
 
-// walk is the cycle of adj through from; ok is false when it does not
-// hold every city.
+// walk is adj's cycle through from; ok false unless it holds every city.
 func walk(adj [][2]int32, from int32) ([]int32, bool) {
 	n := len(adj)
 	out := make([]int32, 0, n)
@@ -272,8 +268,7 @@ func walk(adj [][2]int32, from int32) ([]int32, bool) {
 // maxJoins is the most joins a cell's splice may need.
 const maxJoins = 8
 
-// joinNear is the nearest cities of a cell among which two cycles are
-// joined.
+// joinNear is the near members among which two cycles are joined.
 const joinNear = 8
 
 // join joins adj's cycles into one, each time the smallest by the cheapest 2-exchange among near members, no fixed edge
@@ -305,8 +300,7 @@ func join(in *solver.Instance, adj [][2]int32, members []int32, fixed map[[2]int
 	}
 }
 
-// cycles labels each city of adj with its cycle in comp and returns the
-// cycles' sizes.
+// cycles labels each city of adj with its cycle and returns their sizes.
 func cycles(adj [][2]int32, comp []int32) []int {
 	for i := range comp {
 		comp[i] = -1

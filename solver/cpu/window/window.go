@@ -22,16 +22,13 @@ import (
 	"github.com/tsplab/tsplab/solver/route"
 )
 
-// MinSize is the fewest cities of a window: smaller ones leave the
-// population search nothing to recombine.
+// MinSize is a window's fewest cities, below which pop has nothing to recombine.
 const MinSize = 16
 
-// finishMargin is the most a window's search ends before the run's
-// deadline, for the search's own last steps and the splice.
+// finishMargin is the most a window's search ends before the deadline.
 const finishMargin = 200 * time.Millisecond
 
-// AutoMaxSize is the most cities of a window whose size is left to the
-// cores (Config.Size 0): one window a core up to it, more beyond.
+// AutoMaxSize is the most cities of a window sized by the cores (Config.Size 0).
 const AutoMaxSize = 12500
 
 // Shape is how a round cuts the tour into windows.
@@ -46,18 +43,15 @@ const (
 
 // Config are a windowed search's settings.
 type Config struct {
-	// Shape is how a round cuts the tour (cells need coordinates; without
-	// them every round takes paths; docs/DECISIONS.md#windows).
+	// Shape is how a round cuts the tour (cells need coordinates; docs/DECISIONS.md#windows).
 	Shape Shape
 	// Size is about the cities of a window (0: a window a slot, up to AutoMaxSize cities).
 	Size int
 	// Cores is the cores a window's search takes (at least 1).
 	Cores int
-	// Workers is the cores of the run: Workers/Cores windows are searched
-	// at once.
+	// Workers is the run's cores: Workers/Cores windows at once.
 	Workers int
-	// Slice is each window's search time in a round (the last round of a
-	// timed run takes what is left).
+	// Slice is a window's search time in a round (a timed run's last takes the rest).
 	Slice time.Duration
 	// Seed seeds the windows' searches.
 	Seed uint64
@@ -109,8 +103,7 @@ func Run(in *solver.Instance, c *runctl.Control, cfg Config) (Stats, error) {
 	for round := 0; !c.Done() && s.err == nil; round++ {
 		slice, ok := s.slice()
 		if !ok {
-			// too little left for a round: the run waits out its
-			// deadline, which ends it
+			// too little left for a round: the run waits out its deadline
 			select {
 			case <-ctx.Done():
 			case <-time.After(time.Until(c.Deadline)):
@@ -132,8 +125,7 @@ func Run(in *solver.Instance, c *runctl.Control, cfg Config) (Stats, error) {
 // slots is the windows searched at once.
 func (s *search) slots() int { return max(1, s.cfg.Workers/s.cfg.Cores) }
 
-// count is the windows of a round: a multiple of the slots, each about
-// Size cities.
+// count is a round's windows: a multiple of the slots, about Size cities each.
 func (s *search) count() int {
 	n, sl := s.in.N, s.slots()
 	size := s.cfg.Size
@@ -150,8 +142,7 @@ func (s *search) count() int {
 // windowSize is the cities of a round's shortest window.
 func (s *search) windowSize() int { return s.in.N / s.count() }
 
-// slice is the next round's time a window, false when the run's time is
-// up; without a deadline every round takes Slice.
+// slice is the next round's time a window, false when the run's time is up.
 func (s *search) slice() (time.Duration, bool) {
 	d := s.cfg.Slice
 	if s.c.Deadline.IsZero() {
@@ -168,8 +159,7 @@ func (s *search) slice() (time.Duration, bool) {
 	return min(d, left), true
 }
 
-// round searches the windows of one cut, the first beginning at tour
-// position off, on the slots, each for slice.
+// round searches one cut's windows on the slots, the first from tour position off.
 func (s *search) round(ctx context.Context, off int, slice time.Duration, round uint64) {
 	n, k := s.in.N, s.count()
 	s.each(k, round, func(i int, seed uint64) error {
@@ -178,8 +168,7 @@ func (s *search) round(ctx context.Context, off int, slice time.Duration, round 
 	})
 }
 
-// each calls win for windows 0 to k-1 of a round on the slots, each with
-// its own seed, until the run ends or a window fails, which stops the run.
+// each calls win for a round's windows 0 to k-1 on the slots, each seeded, until the run ends.
 func (s *search) each(k int, round uint64, win func(i int, seed uint64) error) {
 	next := make(chan int, k)
 	for i := range k {
@@ -209,8 +198,7 @@ func (s *search) each(k int, round uint64, win func(i int, seed uint64) error) {
 	wg.Wait()
 }
 
-// window searches the size cities from tour position pos on, its ends
-// fixed, for up to slice, and splices the path back when it is shorter.
+// window searches size cities from position pos, ends fixed, for up to slice, and splices.
 func (s *search) window(pos, size int, slice time.Duration, ctx context.Context, seed uint64) error {
 	n := s.in.N
 	s.mu.Lock()
@@ -226,8 +214,7 @@ func (s *search) window(pos, size int, slice time.Duration, ctx context.Context,
 	}
 	path, err := route.PathBetween(tour, 0, size-1)
 	if err == nil {
-		// the path between the ends, checked against the fixed edges
-		// besides the one that closes it
+		// the path between the ends, checked against the other fixed edges
 		open := *sub
 		open.FixedEdges = sub.FixedEdges[1:]
 		_, err = route.FinishPath(&open, path, 0, size-1)
@@ -297,8 +284,7 @@ func (s *search) splice(pos int, cities, path []int) {
 	s.keep(l)
 }
 
-// keep takes the current tour, now l long and shorter than before, as a
-// window's gain and offers it to the run; s.mu is held.
+// keep offers the current tour, now l long, to the run as a window's gain.
 func (s *search) keep(l int64) {
 	s.st.Improved++
 	s.st.Gain += s.curLen - l

@@ -9,12 +9,10 @@ import (
 	"sync/atomic"
 )
 
-// serialBelow is the loop length under which one goroutine does all the
-// work: starting the workers would cost more than they save.
+// serialBelow is the loop length below which one goroutine does it all.
 const serialBelow = 512
 
-// For runs fn over [0,n) split into chunks, on all cores, and returns
-// when every chunk is done.
+// For runs fn over [0,n) in chunks on all cores and returns when all are done.
 func For(n int, fn func(lo, hi int)) {
 	w := min(runtime.GOMAXPROCS(0), n)
 	if w <= 1 || n < serialBelow {
@@ -34,14 +32,12 @@ func ForContext(ctx context.Context, n int, fn func(lo, hi int)) error {
 		fn(0, n)
 		return nil
 	}
-	// Chunks smaller than n/w balance uneven work; the upper bound keeps a
-	// cancelled context noticed within a few milliseconds.
+	// Chunks under n/w balance uneven work; the cap keeps cancellation prompt.
 	run(w, n, min(max(64, n/(w*8)), 2048), func() bool { return ctx.Err() == nil }, fn)
 	return ctx.Err()
 }
 
-// run starts w workers that take chunks of the given size until [0,n) is
-// covered or more reports false.
+// run starts w workers taking chunks until [0,n) is covered or more says false.
 func run(w, n, chunk int, more func() bool, fn func(lo, hi int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup

@@ -31,8 +31,7 @@ func (u *Sets) Find(x int32) int32 {
 	return x
 }
 
-// Root is Find without path compression: it writes nothing, so goroutines
-// may call it concurrently while no Union runs.
+// Root is Find without path compression, safe concurrently while no Union runs.
 func (u *Sets) Root(x int32) int32 {
 	for u.parent[x] != x {
 		x = u.parent[x]
