@@ -66,18 +66,9 @@ func newGeoFrame(lon, lat []float64) geoFrame {
 			gap, seam = g, l[i-1]+g/2
 		}
 	}
-	lo, hi := span(lat)
+	lo, hi := slices.Min(lat), slices.Max(lat)
 	k := math.Max(math.Cos((lo+hi)/2*math.Pi/180), 0.1)
 	return geoFrame{center: wrap180(seam + 180), k: k}
-}
-
-// span is the least and greatest of v (not empty).
-func span(v []float64) (lo, hi float64) {
-	lo, hi = v[0], v[0]
-	for _, x := range v[1:] {
-		lo, hi = min(lo, x), max(hi, x)
-	}
-	return lo, hi
 }
 
 // wrap180 brings an angle in degrees into [-180, 180).

@@ -87,7 +87,7 @@ func TestEveryOutputReadBack(t *testing.T) {
 				t.Fatalf("%s %s: exit %d: %s", file, ext, code, stderr)
 			}
 			want = reportTour(t, rep)
-			if got, err := instfile.ReadTourFor(out, in); err != nil || !slices.Equal(got, want) {
+			if got, err := instfile.ReadStartTour(out, in); err != nil || !slices.Equal(got, want) {
 				t.Errorf("%s read back: %v (tour %v, want %v)", filepath.Base(out), err, got, want)
 			}
 		}
@@ -104,7 +104,7 @@ func TestEveryOutputReadBack(t *testing.T) {
 				if tf == report {
 					w = reportTour(t, report)
 				}
-				if got, err := instfile.ReadTourFor(tf, in); err != nil || !slices.Equal(got, w) {
+				if got, err := instfile.ReadStartTour(tf, in); err != nil || !slices.Equal(got, w) {
 					t.Errorf("%s read back: %v (tour %v, want %v)", name, err, got, w)
 				}
 			}

@@ -40,7 +40,7 @@ func TestSolveStoppedWritesBestTour(t *testing.T) {
 		if !strings.Contains(stderr, "warning: stopped early") {
 			t.Errorf("stopped after %v: no warning in %q", after, stderr)
 		}
-		tour, err := instfile.ReadTourFor(out, in)
+		tour, err := instfile.ReadStartTour(out, in)
 		if err != nil {
 			t.Fatalf("stopped after %v: %v", after, err)
 		}

@@ -320,8 +320,8 @@ func (p *pointReader) build() (*problem.Instance, error) {
 		in.ScaleExp = scaleExp(sphereExtent(in.X, in.Y))
 	} else {
 		in.Metric = problem.Euc2D
-		x0, x1 := span(p.xy[0])
-		y0, y1 := span(p.xy[1])
+		x0, x1 := slices.Min(p.xy[0]), slices.Max(p.xy[0])
+		y0, y1 := slices.Min(p.xy[1]), slices.Max(p.xy[1])
 		in.ScaleExp = scaleExp(math.Max(x1-x0, y1-y0))
 		in.X, in.Y = shiftScale(p.xy[0], x0, in.ScaleExp), shiftScale(p.xy[1], y0, in.ScaleExp)
 	}
@@ -329,19 +329,10 @@ func (p *pointReader) build() (*problem.Instance, error) {
 	return in, nil
 }
 
-// span returns the least and the greatest of v (not empty).
-func span(v []float64) (lo, hi float64) {
-	lo, hi = v[0], v[0]
-	for _, c := range v[1:] {
-		lo, hi = math.Min(lo, c), math.Max(hi, c)
-	}
-	return lo, hi
-}
-
 // sphereExtent bounds from above the larger side in metres of the box holding the points.
 func sphereExtent(lon, lat []float64) float64 {
-	o0, o1 := span(lon)
-	a0, a1 := span(lat)
+	o0, o1 := slices.Min(lon), slices.Max(lon)
+	a0, a1 := slices.Min(lat), slices.Max(lat)
 	widest := 1.0 // the equator lies within the range
 	if a0 > 0 || a1 < 0 {
 		widest = math.Cos(math.Min(math.Abs(a0), math.Abs(a1)) * math.Pi / 180)

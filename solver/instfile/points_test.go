@@ -344,9 +344,9 @@ func TestParsePointsLinearMemory(t *testing.T) {
 	t.Logf("%.0f and %.0f bytes allocated a point", small, large)
 }
 
-// TestReadTourFor reads tours as TSPLIB files and as point lists, for a
+// TestReadStartTourFormats reads tours as TSPLIB files and as point lists, for a
 // TSPLIB instance (ids 1..N) and a point list (its own ids).
-func TestReadTourFor(t *testing.T) {
+func TestReadStartTourFormats(t *testing.T) {
 	dir := t.TempDir()
 	sq, err := tsplib.Parse(strings.NewReader(square4), "sq.tsp")
 	if err != nil {
@@ -380,7 +380,7 @@ func TestReadTourFor(t *testing.T) {
 		{pl, write("e.csv", "x,y\n1,1\n0,0\n2,2\n"), "point 3 (2, 2) is not a city of pl"},
 	}
 	for _, c := range cases {
-		tour, err := ReadTourFor(c.path, c.in)
+		tour, err := ReadStartTour(c.path, c.in)
 		got := fmt.Sprint(tour)
 		if err != nil {
 			got = strings.TrimPrefix(err.Error(), c.path+": ")
@@ -417,14 +417,14 @@ func TestNamedPoints(t *testing.T) {
 	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tour, err := ReadTourFor(p, in)
+	tour, err := ReadStartTour(p, in)
 	if err != nil || fmt.Sprint(tour) != "[3 0 2 1]" {
 		t.Fatalf("read back: %v %v", tour, err)
 	}
 	if err := os.WriteFile(p, []byte("name,lat,lon\nMadrid,0,0\nParis,0,0\nRome,0,0\nBerlin,0,0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadTourFor(p, in); err == nil || !strings.Contains(err.Error(), `"Rome" is not a city of cities`) {
+	if _, err := ReadStartTour(p, in); err == nil || !strings.Contains(err.Error(), `"Rome" is not a city of cities`) {
 		t.Fatalf("unknown name: %v", err)
 	}
 	xy, err := ParsePoints(strings.NewReader("name,x,y\nA1,0,0\nB2,3,4\n"), "xy.csv")

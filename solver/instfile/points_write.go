@@ -76,11 +76,6 @@ func tourColumns(in *problem.Instance) ([][]float64, []string) {
 	return [][]float64{in.X, in.Y}, []string{"id", "x", "y"}
 }
 
-// ReadTourFor reads a tour of in from path in every format TSP Lab writes (ReadStartTour).
-func ReadTourFor(path string, in *problem.Instance) ([]int, error) {
-	return ReadStartTour(path, in)
-}
-
 // appendCSVField appends a name to a CSV line, quoted where needed.
 func appendCSVField(buf []byte, s string) []byte {
 	if !strings.ContainsAny(s, ",;\"\n\r") && strings.TrimSpace(s) == s {

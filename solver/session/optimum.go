@@ -31,10 +31,8 @@ func WithExactOptimum(in *solver.Instance) *solver.Instance {
 	return &c
 }
 
-// ExactOptimum is the length of an optimal tour of in (at most about 20 cities) by Held and Karp's dynamic programme.
-func ExactOptimum(in *solver.Instance) int64 { return exactThrough(in, 0, -1) }
-
-// exactThrough is the length of an optimal tour of in through the edge from–to (to < 0: any tour).
+// exactThrough is the length of an optimal tour of in through the edge from–to (to < 0: any tour), by Held and
+// Karp's dynamic programme (at most about 20 cities).
 func exactThrough(in *solver.Instance, from, to int) int64 {
 	n := in.N
 	if n <= 3 {

@@ -33,7 +33,7 @@ func TestExactOptimum(t *testing.T) {
 	for n := 3; n <= 9; n++ {
 		for seed := range uint64(3) {
 			in := scatter(n, seed+10*uint64(n))
-			if got, want := ExactOptimum(in), bruteOptimum(in); got != want {
+			if got, want := exactThrough(in, 0, -1), bruteOptimum(in); got != want {
 				t.Errorf("%d cities, seed %d: %d, want %d", n, seed, got, want)
 			}
 		}
@@ -77,7 +77,7 @@ func TestPrepareProvesSmallOptimum(t *testing.T) {
 	in := ring(12)
 	// A convex polygon's optimum is its perimeter (ring's own optimum):
 	// 12 cities are 11! tours, minutes under the race detector by brute
-	// force, which TestExactOptimum holds ExactOptimum to up to 9 cities.
+	// force, which TestExactOptimum holds exactThrough to up to 9 cities.
 	want := in.Optimum
 	in.Optimum, in.OptimumSource = 0, ""
 	var pl Pipeline
