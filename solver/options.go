@@ -194,7 +194,7 @@ type ParamError struct {
 	Value string
 	Range string
 	Why   string
-	// Not, when set, is what the value failed to be ("an integer")
+	// Not, when set, is what the value failed to be ("an integer"), said instead of "out of range".
 	Not string
 	// Err is an underlying sentinel (ErrUnknownEngine), if any.
 	Err error
@@ -225,7 +225,7 @@ func (e *ParamError) Unwrap() error { return e.Err }
 
 // Every engine's limits: what the engines and memory can take.
 const (
-	// MaxBlocks bounds the parallel searches (Lam et al. use at most 4224).
+	// MaxBlocks bounds the parallel searches (Lam et al. use at most 4224): more take seconds to set up.
 	MaxBlocks = 1 << 16
 	// MaxThreads bounds a search's moves per iteration (a CUDA block's threads).
 	MaxThreads = 1024

@@ -20,7 +20,7 @@ func Workers(p solver.Params) int {
 	return runtime.NumCPU()
 }
 
-// MaxSearches bounds an engine's workers, searches or parallel moves.
+// MaxSearches bounds an engine's workers, searches or parallel moves: more only slow a run down.
 const MaxSearches = 1024
 
 // SearchMemory is the memory the per-search state of one run may take.
@@ -111,7 +111,7 @@ type Control struct {
 	BestLen atomic.Int64 // its length
 }
 
-// Counter is a worker's counter on its own cache line.
+// Counter is a worker's counter on its own cache line, so workers do not slow each other down.
 type Counter struct {
 	V atomic.Int64 // the count
 	_ [56]byte

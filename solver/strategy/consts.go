@@ -51,7 +51,7 @@ const (
 	CrowdedShortMinPerWorker = 500_000
 	CrowdedShortMaxWorkers   = 4
 	CrowdedSetUpPerCity      = 50 * time.Microsecond
-	// CrowdedNeighbors is a crowded run's nearest lists' length.
+	// CrowdedNeighbors is a crowded run's nearest lists' length: 6 rather than 8 saves a quarter of their time and memory.
 	CrowdedNeighbors = 6
 	// CrowdedPartKicks is the kicks per city of a crowded run's later piece searches.
 	CrowdedPartKicks = 0.05
