@@ -18,7 +18,8 @@ import (
 )
 
 // solveAuto is the GPU auto engine: CPU auto with its ascent on the GPU, plus the GPU roles strategy.Decide
-// gives it: windows beside the partition search, early or-ils, a start descent and the population's pool.
+// gives it: windows beside the partition search, early or-ils, a start descent and the population's pool;
+// CPU auto alone on an instance the kernels cannot take (device.Impl.AnyInstance).
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	cfg, st, cpu, err := planAuto(in, p, solver.LeftOf(ctx, start))
