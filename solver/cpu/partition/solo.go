@@ -456,17 +456,14 @@ const (
 	soloSlots    = 1 << soloSlotBits
 )
 
-// slot0 is the edge's key and the first slot it may take.
-func (e *soloEdges) slot0(a, b int32) (uint64, uint64) {
-	if a > b {
-		a, b = b, a
-	}
-	k := 1<<63 | uint64(a)<<32 | uint64(b)
+// soloSlot0 is the edge's key (lkPair, marked non-zero) and the first slot it may take.
+func soloSlot0(a, b int32) (uint64, uint64) {
+	k := 1<<63 | lkPair(a, b)
 	return k, k * 0x9e3779b97f4a7c15 >> (64 - soloSlotBits)
 }
 
 func (e *soloEdges) add(a, b int32) {
-	k, i := e.slot0(a, b)
+	k, i := soloSlot0(a, b)
 	for e.key[i] != 0 {
 		i = (i + 1) & (soloSlots - 1)
 	}
@@ -475,7 +472,7 @@ func (e *soloEdges) add(a, b int32) {
 }
 
 func (e *soloEdges) has(a, b int32) bool {
-	k, i := e.slot0(a, b)
+	k, i := soloSlot0(a, b)
 	for ; e.key[i] != 0; i = (i + 1) & (soloSlots - 1) {
 		if e.key[i] == k {
 			return true
