@@ -639,12 +639,28 @@ func runSolos(env *Env, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 // kicks until the run ends.
 func runSolo(env *Env, w int, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 	c := env.Control
-	s := newSolo(t0, d.Length(t0), nb, d, newRNG(env.Seed, runctl.StreamStitch^uint64(w)), nil)
-	if t := quickBoruvka(s.xy); t != nil { // LK descends further from it
-		s.l, s.length = twolevel.New(t), d.Length(t)
-		t0 = t
+	xy, _ := sideBySide(d)
+	// the search's city i is perm[i] (nil: the same)
+	var perm []int32
+	if t := quickBoruvka(xy); t != nil { // LK descends further from it
+		perm, t0 = t, make([]int32, len(t))
+		for i := range t0 {
+			t0[i] = int32(i)
+		}
+		d, nb = renumber(env.In, perm, nb)
 	}
-	var buf []int32
+	s := newSolo(t0, d.Length(t0), nb, d, newRNG(env.Seed, runctl.StreamStitch^uint64(w)), nil)
+	var buf, own []int32
+	tourOf := func(dst []int32) []int32 {
+		if perm == nil {
+			return s.l.Tour(dst)
+		}
+		own = s.l.Tour(own[:0])
+		for _, x := range own {
+			dst = append(dst, perm[x])
+		}
+		return dst
+	}
 	last := time.Now()
 	offer := func(force bool) {
 		if !force && time.Since(last) < 500*time.Millisecond {
@@ -654,9 +670,9 @@ func runSolo(env *Env, w int, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 		if len(c.Moves) > w {
 			c.Moves[w].V.Store(s.flips)
 		}
-		c.OfferFn(s.length, func(dst []int32) []int32 { return s.l.Tour(dst) })
+		c.OfferFn(s.length, tourOf)
 		if c.SnapshotDue() {
-			buf = s.l.Tour(buf[:0])
+			buf = tourOf(buf[:0])
 			c.Snapshot(buf, s.length, env.totalKicks(), env.frac(), 0)
 		}
 	}
@@ -678,4 +694,35 @@ func runSolo(env *Env, w int, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 		offer(false)
 	}
 	offer(true)
+}
+
+// renumber is in's distances and the lists nb with city i of the search
+// being perm[i]: numbered along a tour, the cities close in the plane sit
+// close in memory, and a flip's and a step's reads hit the cache.
+func renumber(in *problem.Instance, perm []int32, nb *neighbor.Lists) (*tour.Dist, *neighbor.Lists) {
+	n := len(perm)
+	inv := make([]int32, n)
+	x, y := make([]float64, n), make([]float64, n)
+	var z []float64
+	if in.Z != nil {
+		z = make([]float64, n)
+	}
+	for i, c := range perm {
+		inv[c] = int32(i)
+		x[i], y[i] = in.X[c], in.Y[c]
+		if z != nil {
+			z[i] = in.Z[c]
+		}
+	}
+	k := nb.K
+	out := &neighbor.Lists{K: k, List: make([]int32, n*k)}
+	for i, c := range perm {
+		for j, e := range nb.List[int(c)*k : int(c+1)*k] {
+			if e >= 0 {
+				e = inv[e]
+			}
+			out.List[i*k+j] = e
+		}
+	}
+	return tour.LazyDist(in.WithCoords(in.Name, x, y, z)), out
 }
