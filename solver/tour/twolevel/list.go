@@ -6,10 +6,13 @@ package twolevel
 
 import "math"
 
-// List is a tour of n cities. Within a segment the cities are linked in
-// their stored order (nx, pv, ids increasing from first to last); the
-// segment is walked from last to first when reversed. The segments are
-// linked in tour order (snx, spv) and ranked from 0 along it.
+// List is a tour of n cities. The cities are linked in one cycle, each
+// city's two links read in its segment's stored order (adj[1] towards
+// higher ids); the tour walks a segment that way unless it is reversed.
+// A link may cross into the next segment, so that reversing a run of
+// whole segments relinks only the run's two ends. The segments are
+// linked in tour order (adj[0] before, adj[1] after) and ranked from 0
+// along it.
 type List struct {
 	c        []node    // by city
 	sg       []segment // by segment
@@ -17,17 +20,20 @@ type List struct {
 	buf      []int32
 }
 
-// node is a city's segment, its rank in the segment's stored order, and
-// the cities after and before it in that order, together so that a step
-// from a city reads one cache line.
-type node struct{ seg, id, nx, pv int32 }
+// node is a city's two links, its segment and its rank in the segment's
+// stored order, together so that a step from a city reads one cache line.
+type node struct {
+	adj     [2]int32
+	seg, id int32
+}
 
-// segment is a segment's first and last city in stored order, whether
-// the tour walks it reversed, its rank along the tour, its size and the
-// segments after and before it in tour order.
+// segment is a segment's ends in stored order (ends[0] the lowest id),
+// whether the tour walks it reversed, its rank along the tour, its size
+// and the segments before and after it in tour order.
 type segment struct {
-	rev                               bool
-	first, last, rank, size, snx, spv int32
+	rev        bool
+	ends, adj  [2]int32
+	rank, size int32
 }
 
 // New returns the list of the tour t (a permutation of 0..len(t)-1).
@@ -47,20 +53,16 @@ func (l *List) build(t []int32) {
 	n := len(t)
 	m := max(1, n/l.group)
 	l.sg = make([]segment, m)
+	for i, c := range t {
+		l.c[c].adj = [2]int32{t[(i+n-1)%n], t[(i+1)%n]}
+	}
 	for s := 0; s < m; s++ {
 		lo, hi := s*n/m, (s+1)*n/m
 		for i := lo; i < hi; i++ {
-			c := t[i]
-			l.c[c].seg, l.c[c].id = int32(s), int32(i-lo)
-			if i > lo {
-				l.c[c].pv = t[i-1]
-			}
-			if i+1 < hi {
-				l.c[c].nx = t[i+1]
-			}
+			l.c[t[i]].seg, l.c[t[i]].id = int32(s), int32(i-lo)
 		}
-		l.sg[s].first, l.sg[s].last, l.sg[s].rank, l.sg[s].size = t[lo], t[hi-1], int32(s), int32(hi-lo)
-		l.sg[s].snx, l.sg[s].spv = int32((s+1)%m), int32((s+m-1)%m)
+		l.sg[s] = segment{ends: [2]int32{t[lo], t[hi-1]}, adj: [2]int32{int32((s + m - 1) % m), int32((s + 1) % m)},
+			rank: int32(s), size: int32(hi - lo)}
 	}
 	l.m = m
 }
@@ -68,45 +70,26 @@ func (l *List) build(t []int32) {
 // N is the number of cities.
 func (l *List) N() int { return len(l.c) }
 
-func (l *List) head(s int32) int32 {
+// fw is the link slot the tour goes on by in segment s: 1 unless reversed.
+func (l *List) fw(s int32) int {
 	if l.sg[s].rev {
-		return l.sg[s].last
+		return 0
 	}
-	return l.sg[s].first
+	return 1
 }
 
-func (l *List) tail(s int32) int32 {
-	if l.sg[s].rev {
-		return l.sg[s].first
-	}
-	return l.sg[s].last
-}
+func (l *List) head(s int32) int32 { return l.sg[s].ends[1-l.fw(s)] }
+func (l *List) tail(s int32) int32 { return l.sg[s].ends[l.fw(s)] }
 
 // Next is the city after a in tour order.
-func (l *List) Next(a int32) int32 {
-	s := l.c[a].seg
-	if l.sg[s].rev {
-		if a != l.sg[s].first {
-			return l.c[a].pv
-		}
-	} else if a != l.sg[s].last {
-		return l.c[a].nx
-	}
-	return l.head(l.sg[s].snx)
-}
+func (l *List) Next(a int32) int32 { return l.c[a].adj[l.fw(l.c[a].seg)] }
 
 // Prev is the city before a in tour order.
-func (l *List) Prev(a int32) int32 {
-	s := l.c[a].seg
-	if l.sg[s].rev {
-		if a != l.sg[s].last {
-			return l.c[a].nx
-		}
-	} else if a != l.sg[s].first {
-		return l.c[a].pv
-	}
-	return l.tail(l.sg[s].spv)
-}
+func (l *List) Prev(a int32) int32 { return l.c[a].adj[1-l.fw(l.c[a].seg)] }
+
+// setNext and setPrev link a to b after or before it in tour order.
+func (l *List) setNext(a, b int32) { l.c[a].adj[l.fw(l.c[a].seg)] = b }
+func (l *List) setPrev(a, b int32) { l.c[a].adj[1-l.fw(l.c[a].seg)] = b }
 
 // key orders the cities along the tour from the segment of rank 0.
 func (l *List) key(a int32) int64 {
@@ -154,12 +137,16 @@ func (l *List) Flip(b, c int32) {
 		}
 		// a short path in place, a long one as its own segment
 		if k := l.c[c].id - l.c[b].id; 4*max(k, -k) < 3*l.sg[sb].size || l.m < 3 {
-			l.reverseIn(sb, b, c)
+			l.reverseIn(b, c)
 			return
 		}
 	}
 	// the side with fewer segments
-	if k := (int(l.sg[sc].rank) - int(l.sg[sb].rank) + l.m) % l.m; 2*k > l.m {
+	k := int(l.sg[sc].rank) - int(l.sg[sb].rank)
+	if k < 0 {
+		k += l.m
+	}
+	if 2*k > l.m {
 		l.Flip(l.Next(c), l.Prev(b))
 		return
 	}
@@ -168,7 +155,7 @@ func (l *List) Flip(b, c int32) {
 		// the part after c moves on unless that is b's segment; with b
 		// it always moves on
 		sb, sc := l.c[b].seg, l.c[c].seg
-		l.splitBefore(l.Next(c), l.sg[sc].snx == sb, sb == sc)
+		l.splitBefore(l.Next(c), l.sg[sc].adj[1] == sb, sb == sc)
 	}
 	l.reverseRun(l.c[b].seg, l.c[c].seg)
 	if l.sg[l.c[b].seg].size > int32(8*l.group) || l.sg[l.c[c].seg].size > int32(8*l.group) {
@@ -177,35 +164,32 @@ func (l *List) Flip(b, c int32) {
 	}
 }
 
-// reverseIn reverses the path x..y inside segment s (x before y) in
-// place: each city's links swap and its rank mirrors.
-func (l *List) reverseIn(s, x, y int32) {
-	lo, hi := x, y
-	if l.sg[s].rev {
-		lo, hi = y, x
-	}
-	outL, outR := l.c[lo].pv, l.c[hi].nx
-	isFirst, isLast := lo == l.sg[s].first, hi == l.sg[s].last
-	ids := l.c[lo].id + l.c[hi].id
-	for c := lo; ; {
-		n := &l.c[c]
-		next := n.nx
-		n.nx, n.pv, n.id = n.pv, next, ids-n.id
-		if c == hi {
+// reverseIn reverses the path x..y of one segment (x before y) in place:
+// each city's links swap and its rank mirrors.
+func (l *List) reverseIn(x, y int32) {
+	s := l.c[x].seg
+	a, d := l.Prev(x), l.Next(y)
+	f := l.fw(s)
+	ids := l.c[x].id + l.c[y].id
+	for u := x; ; {
+		n := &l.c[u]
+		next := n.adj[f]
+		n.adj[0], n.adj[1], n.id = n.adj[1], n.adj[0], ids-n.id
+		if u == y {
 			break
 		}
-		c = next
+		u = next
 	}
-	l.c[hi].pv, l.c[lo].nx = outL, outR
-	if isFirst {
-		l.sg[s].first = hi
-	} else {
-		l.c[outL].nx = hi
-	}
-	if isLast {
-		l.sg[s].last = lo
-	} else {
-		l.c[outR].pv = lo
+	l.c[y].adj[1-f], l.c[x].adj[f] = a, d
+	l.setNext(a, y)
+	l.setPrev(d, x)
+	g := &l.sg[s]
+	for i := range g.ends {
+		if g.ends[i] == x {
+			g.ends[i] = y
+		} else if g.ends[i] == y {
+			g.ends[i] = x
+		}
 	}
 }
 
@@ -223,90 +207,89 @@ func (l *List) splitBefore(b int32, back, on bool) {
 	if nb < 0 {
 		nb = -nb
 	}
-	p := l.buf[:0]
 	// the smaller part moves, unless its new segment is large already
 	mb, mf := nb, l.sg[s].size-nb
-	if big := int32(2 * l.group); l.sg[l.sg[s].spv].size > big {
+	if big := int32(2 * l.group); l.sg[l.sg[s].adj[0]].size > big {
 		mb += big
-	} else if l.sg[l.sg[s].snx].size > big {
+	} else if l.sg[l.sg[s].adj[1]].size > big {
 		mf += big
 	}
-	rev := l.sg[s].rev
-	// within s the tour goes on by nx, or by pv when s is reversed
+	f := l.fw(s)
 	if back || (!on && mb <= mf) {
-		for c := h; c != b; {
-			p = append(p, c)
-			if rev {
-				c = l.c[c].pv
-			} else {
-				c = l.c[c].nx
+		// h .. Prev(b) to the tail of the segment before, in tour order
+		q := l.sg[s].adj[0]
+		fq := l.fw(q)
+		t := l.sg[q].ends[fq]
+		id, step := l.c[t].id, int32(2*fq-1)
+		for u := h; u != b; {
+			n := &l.c[u]
+			next := n.adj[f]
+			if fq != f {
+				n.adj[0], n.adj[1] = n.adj[1], n.adj[0]
 			}
+			id += step
+			n.seg, n.id = q, id
+			u = next
 		}
-		if l.sg[s].rev {
-			l.sg[s].last = b
-		} else {
-			l.sg[s].first = b
-		}
-		l.moveTo(p, l.sg[s].spv, false)
+		l.sg[q].ends[fq] = l.c[b].adj[1-f]
+		l.sg[s].ends[1-f] = b
+		l.sg[q].size += nb
+		l.sg[s].size -= nb
 	} else {
-		t := l.tail(s)
-		for c := b; ; {
-			p = append(p, c)
-			if c == t {
+		// b .. the tail to the head of the segment after, walked back
+		r := l.sg[s].adj[1]
+		fr := l.fw(r)
+		hr := l.sg[r].ends[1-fr]
+		id, step := l.c[hr].id, int32(1-2*fr)
+		t := l.sg[s].ends[f]
+		pb := l.c[b].adj[1-f]
+		for u := t; ; {
+			n := &l.c[u]
+			prev := n.adj[1-f]
+			if fr != f {
+				n.adj[0], n.adj[1] = n.adj[1], n.adj[0]
+			}
+			id += step
+			n.seg, n.id = r, id
+			if u == b {
 				break
 			}
-			if rev {
-				c = l.c[c].pv
-			} else {
-				c = l.c[c].nx
-			}
+			u = prev
 		}
-		if l.sg[s].rev {
-			l.sg[s].first = l.c[b].nx
-		} else {
-			l.sg[s].last = l.c[b].pv
-		}
-		l.moveTo(p, l.sg[s].snx, true)
+		l.sg[r].ends[1-fr] = b
+		l.sg[s].ends[f] = pb
+		moved := l.sg[s].size - nb
+		l.sg[r].size += moved
+		l.sg[s].size = nb
 	}
-	l.sg[s].size -= int32(len(p))
-	l.buf = p
+	for _, q := range [2]int32{l.sg[s].adj[0], l.sg[s].adj[1]} {
+		if g := &l.sg[q]; l.c[g.ends[0]].id < -1<<30 || l.c[g.ends[1]].id > 1<<30 {
+			l.renumber(q)
+		}
+	}
 }
 
-// moveTo puts the cities p, in tour order, at the head or the tail of
-// segment s in tour order.
-func (l *List) moveTo(p []int32, s int32, head bool) {
-	app := head == l.sg[s].rev // appended after last, else put before first
-	for i := range p {
-		c := p[i]
-		if head {
-			c = p[len(p)-1-i]
-		}
-		l.c[c].seg = s
-		if app {
-			e := l.sg[s].last
-			l.c[c].id, l.c[c].pv, l.c[e].nx, l.sg[s].last = l.c[e].id+1, e, c, c
-		} else {
-			f := l.sg[s].first
-			l.c[c].id, l.c[c].nx, l.c[f].pv, l.sg[s].first = l.c[f].id-1, f, c, c
-		}
-	}
-	l.sg[s].size += int32(len(p))
-	if l.c[l.sg[s].first].id < -1<<30 || l.c[l.sg[s].last].id > 1<<30 {
-		i := int32(0)
-		for c := l.sg[s].first; ; c = l.c[c].nx {
-			l.c[c].id = i
-			i++
-			if c == l.sg[s].last {
-				break
-			}
+// renumber ranks segment s's cities 0, 1, ... in stored order.
+func (l *List) renumber(s int32) {
+	g := &l.sg[s]
+	i := int32(0)
+	for u := g.ends[0]; ; u = l.c[u].adj[1] {
+		l.c[u].id = i
+		i++
+		if u == g.ends[1] {
+			break
 		}
 	}
 }
 
 // reverseRun reverses the segments from a to b in tour order, the run
-// keeping its ranks: each segment's links swap and its rank mirrors.
+// keeping its ranks: each segment's bit and links swap and its rank
+// mirrors; the links between the run's segments hold as they are, and
+// only the run's two ends are linked anew.
 func (l *List) reverseRun(a, b int32) {
-	p, q := l.sg[a].spv, l.sg[b].snx
+	p, q := l.sg[a].adj[0], l.sg[b].adj[1]
+	ha, tb := l.head(a), l.tail(b)
+	pa, qb := l.Prev(ha), l.Next(tb)
 	ra, m := l.sg[a].rank, int32(l.m)
 	last := l.sg[b].rank - ra // the run's last place from a
 	if last < 0 {
@@ -314,8 +297,8 @@ func (l *List) reverseRun(a, b int32) {
 	}
 	for s, i := a, int32(0); ; i++ {
 		g := &l.sg[s]
-		next := g.snx
-		g.rev, g.snx, g.spv = !g.rev, g.spv, next
+		next := g.adj[1]
+		g.rev, g.adj[0], g.adj[1] = !g.rev, g.adj[1], g.adj[0]
 		if g.rank = ra + last - i; g.rank >= m {
 			g.rank -= m
 		}
@@ -324,6 +307,10 @@ func (l *List) reverseRun(a, b int32) {
 		}
 		s = next
 	}
-	l.sg[a].snx, l.sg[b].spv = q, p
-	l.sg[p].snx, l.sg[q].spv = b, a
+	l.sg[a].adj[1], l.sg[b].adj[0] = q, p
+	l.sg[p].adj[1], l.sg[q].adj[0] = b, a
+	l.setNext(pa, tb)
+	l.setPrev(tb, pa)
+	l.setNext(ha, qb)
+	l.setPrev(qb, ha)
 }

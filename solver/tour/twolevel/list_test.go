@@ -19,9 +19,11 @@ func arrayFlip(t, pos []int32, b, c int32) {
 }
 
 // TestFlipsAgreeWithArray makes random flips on the list and on an
-// array and checks next, prev, between and the tour after each.
+// array and checks next, prev, between and the tour after each: flips
+// of any length, and from 5,000 cities short ones as LK makes, which
+// move cities between segments and grow some past a rebuild.
 func TestFlipsAgreeWithArray(t *testing.T) {
-	for _, n := range []int{3, 5, 17, 64, 100, 1000} {
+	for _, n := range []int{3, 5, 17, 64, 100, 1000, 5000} {
 		rng := rand.New(rand.NewPCG(uint64(n), 7))
 		arr := make([]int32, n)
 		pos := make([]int32, n)
@@ -34,6 +36,9 @@ func TestFlipsAgreeWithArray(t *testing.T) {
 		l := New(arr)
 		for step := 0; step < 3000; step++ {
 			b, c := int32(rng.IntN(n)), int32(rng.IntN(n))
+			if n >= 5000 {
+				c = arr[(int(pos[b])+rng.IntN(200))%n]
+			}
 			// the list may reverse the other side: flip the array the
 			// same way in the list's own direction
 			fwd := l.Next(arr[0]) == arr[1%n]
