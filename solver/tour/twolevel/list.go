@@ -135,8 +135,9 @@ func (l *List) Flip(b, c int32) {
 			l.Flip(l.Next(c), l.Prev(b))
 			return
 		}
-		// a short path in place, a long one as its own segment
-		if k := l.c[c].id - l.c[b].id; 4*max(k, -k) < 3*l.sg[sb].size || l.m < 3 {
+		// a path of up to 3/10 of a segment at a build in place, a longer one
+		// as its own segment
+		if k := l.c[c].id - l.c[b].id; 10*int(max(k, -k)) < 3*l.group || l.m < 3 {
 			l.reverseIn(b, c)
 			return
 		}
