@@ -207,6 +207,24 @@ func (in *Instance) WithCoords(name string, x, y, z []float64) *Instance {
 	return sub
 }
 
+// OfCities is the instance of in's cities in the order given, named name,
+// their coordinates copied and measured as in's are.
+func OfCities[C ~int | ~int32](in *Instance, name string, cities []C) *Instance {
+	m := len(cities)
+	x, y := make([]float64, m), make([]float64, m)
+	var z []float64
+	if in.Z != nil {
+		z = make([]float64, m)
+	}
+	for k, c := range cities {
+		x[k], y[k] = in.X[c], in.Y[c]
+		if z != nil {
+			z[k] = in.Z[c]
+		}
+	}
+	return in.WithCoords(name, x, y, z)
+}
+
 // NewCoordInstance builds a coordinate instance. z may be nil for 2-D metrics.
 func NewCoordInstance(name string, m Metric, x, y, z []float64) *Instance {
 	in := &Instance{Name: name, N: len(x), Metric: m, X: x, Y: y, Z: z}

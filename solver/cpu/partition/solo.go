@@ -702,17 +702,8 @@ func runSolo(env *Env, w int, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
 func renumber(in *problem.Instance, perm []int32, nb *neighbor.Lists) (*tour.Dist, *neighbor.Lists) {
 	n := len(perm)
 	inv := make([]int32, n)
-	x, y := make([]float64, n), make([]float64, n)
-	var z []float64
-	if in.Z != nil {
-		z = make([]float64, n)
-	}
 	for i, c := range perm {
 		inv[c] = int32(i)
-		x[i], y[i] = in.X[c], in.Y[c]
-		if z != nil {
-			z[i] = in.Z[c]
-		}
 	}
 	k := nb.K
 	out := &neighbor.Lists{K: k, List: make([]int32, n*k)}
@@ -724,5 +715,5 @@ func renumber(in *problem.Instance, perm []int32, nb *neighbor.Lists) (*tour.Dis
 			out.List[i*k+j] = e
 		}
 	}
-	return tour.LazyDist(in.WithCoords(in.Name, x, y, z)), out
+	return tour.LazyDist(problem.OfCities(in, in.Name, perm)), out
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/population"
+	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/route"
 )
 
@@ -303,21 +304,11 @@ func SubInstance(in *solver.Instance, cities []int) *solver.Instance {
 
 // subInstance is the instance of cities with joins and in's fixed edges among them fixed.
 func subInstance(in *solver.Instance, cities []int, joins [][2]int) *solver.Instance {
-	m := len(cities)
-	x, y := make([]float64, m), make([]float64, m)
-	var z []float64
-	if in.Z != nil {
-		z = make([]float64, m)
-	}
-	local := make(map[int]int, m)
+	local := make(map[int]int, len(cities))
 	for k, c := range cities {
-		x[k], y[k] = in.X[c], in.Y[c]
-		if z != nil {
-			z[k] = in.Z[c]
-		}
 		local[c] = k
 	}
-	sub := in.WithCoords(in.Name+" window", x, y, z)
+	sub := problem.OfCities(in, in.Name+" window", cities)
 	sub.FixedEdges = slices.Clone(joins)
 	for _, e := range in.FixedEdges {
 		a, okA := local[e[0]]
