@@ -216,23 +216,13 @@ func (l *List) splitBefore(b int32, back, on bool) {
 		mf += big
 	}
 	f := l.fw(s)
+	pb := l.c[b].adj[1-f]
 	if back || (!on && mb <= mf) {
 		// h .. Prev(b) to the tail of the segment before, in tour order
 		q := l.sg[s].adj[0]
 		fq := l.fw(q)
-		t := l.sg[q].ends[fq]
-		id, step := l.c[t].id, int32(2*fq-1)
-		for u := h; u != b; {
-			n := &l.c[u]
-			next := n.adj[f]
-			if fq != f {
-				n.adj[0], n.adj[1] = n.adj[1], n.adj[0]
-			}
-			id += step
-			n.seg, n.id = q, id
-			u = next
-		}
-		l.sg[q].ends[fq] = l.c[b].adj[1-f]
+		l.moveRun(h, pb, f, q, l.sg[q].ends[fq], int32(2*fq-1))
+		l.sg[q].ends[fq] = pb
 		l.sg[s].ends[1-f] = b
 		l.sg[q].size += nb
 		l.sg[s].size -= nb
@@ -240,33 +230,36 @@ func (l *List) splitBefore(b int32, back, on bool) {
 		// b .. the tail to the head of the segment after, walked back
 		r := l.sg[s].adj[1]
 		fr := l.fw(r)
-		hr := l.sg[r].ends[1-fr]
-		id, step := l.c[hr].id, int32(1-2*fr)
-		t := l.sg[s].ends[f]
-		pb := l.c[b].adj[1-f]
-		for u := t; ; {
-			n := &l.c[u]
-			prev := n.adj[1-f]
-			if fr != f {
-				n.adj[0], n.adj[1] = n.adj[1], n.adj[0]
-			}
-			id += step
-			n.seg, n.id = r, id
-			if u == b {
-				break
-			}
-			u = prev
-		}
+		l.moveRun(l.sg[s].ends[f], b, 1-f, r, l.sg[r].ends[1-fr], int32(1-2*fr))
 		l.sg[r].ends[1-fr] = b
 		l.sg[s].ends[f] = pb
-		moved := l.sg[s].size - nb
-		l.sg[r].size += moved
+		l.sg[r].size += l.sg[s].size - nb
 		l.sg[s].size = nb
 	}
 	for _, q := range [2]int32{l.sg[s].adj[0], l.sg[s].adj[1]} {
 		if g := &l.sg[q]; l.c[g.ends[0]].id < -1<<30 || l.c[g.ends[1]].id > 1<<30 {
 			l.renumber(q)
 		}
+	}
+}
+
+// moveRun moves the cities from u by link slot dir to last into segment
+// q, ranked on from city end's rank by step, each city's links swapped
+// where q's stored order runs the other way.
+func (l *List) moveRun(u, last int32, dir int, q, end, step int32) {
+	swap := l.fw(q) != l.fw(l.c[u].seg)
+	for id := l.c[end].id; ; {
+		n := &l.c[u]
+		next := n.adj[dir]
+		if swap {
+			n.adj[0], n.adj[1] = n.adj[1], n.adj[0]
+		}
+		id += step
+		n.seg, n.id = q, id
+		if u == last {
+			return
+		}
+		u = next
 	}
 }
 
