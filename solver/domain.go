@@ -35,6 +35,11 @@ func NewCoordInstance(name string, m Metric, x, y, z []float64) *Instance {
 	return problem.NewCoordInstance(name, m, x, y, z)
 }
 
+// OfCities is problem.OfCities.
+func OfCities[C ~int | ~int32](in *Instance, name string, cities []C) *Instance {
+	return problem.OfCities(in, name, cities)
+}
+
 // NewMatrixInstance is problem.NewMatrixInstance.
 func NewMatrixInstance(name string, n int, matrix []int32) *Instance {
 	return problem.NewMatrixInstance(name, n, matrix)

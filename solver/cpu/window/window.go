@@ -19,7 +19,6 @@ import (
 	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/population"
-	"github.com/tsplab/tsplab/solver/problem"
 	"github.com/tsplab/tsplab/solver/route"
 )
 
@@ -308,7 +307,7 @@ func subInstance(in *solver.Instance, cities []int, joins [][2]int) *solver.Inst
 	for k, c := range cities {
 		local[c] = k
 	}
-	sub := problem.OfCities(in, in.Name+" window", cities)
+	sub := solver.OfCities(in, in.Name+" window", cities)
 	sub.FixedEdges = slices.Clone(joins)
 	for _, e := range in.FixedEdges {
 		a, okA := local[e[0]]
