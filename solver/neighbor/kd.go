@@ -249,6 +249,9 @@ func (t *kdTree) search(root int32, d2, x, y float64, self int32, k kdKeeper, st
 type quadKeeper struct {
 	h   [4]sortedKeep
 	all sortedKeep // the nearest of any quadrant, to fill up with
+	// closed: each quadrant holds its edges, so that a point on an axis
+	// lies in two (Closed)
+	closed bool
 }
 
 // skips asks only the quadrants nd's box meets.
@@ -259,7 +262,8 @@ func (k *quadKeeper) skips(nd *kdNode, x, y, d2 float64) bool {
 	for quad := range k.h {
 		right := quad&1 == 0 // dx >= 0
 		up := quad&2 == 0    // dy >= 0
-		if (right && nd.maxX < x) || (!right && nd.minX >= x) || (up && nd.maxY < y) || (!up && nd.minY >= y) {
+		if (right && nd.maxX < x) || (!right && nd.minX > x) || (up && nd.maxY < y) || (!up && nd.minY > y) ||
+			!k.closed && ((!right && nd.minX == x) || (!up && nd.minY == y)) {
 			continue // the box misses this quadrant
 		}
 		if !k.h[quad].excludes(d2, nd.minID) {
@@ -277,9 +281,23 @@ func (k *quadKeeper) keepAll(pts []kdPoint, x, y float64, self int32) {
 			if !k.all.excludes(d2, p.id) {
 				k.all.insert(d2, p.id)
 			}
-			if h := &k.h[quadrant(dx, dy)]; !h.excludes(d2, p.id) {
+			q := quadrant(dx, dy)
+			if h := &k.h[q]; !h.excludes(d2, p.id) {
 				h.insert(d2, p.id)
 			}
+			if k.closed && (dx == 0 || dy == 0) {
+				k.onAxes(q, dx, dy, d2, p.id)
+			}
+		}
+	}
+}
+
+// onAxes keeps a point on an axis in the closed quadrants besides q, its
+// half-open one, that hold it too.
+func (k *quadKeeper) onAxes(q int, dx, dy, d2 float64, id int32) {
+	for o := range k.h {
+		if o != q && (dx == 0 || o&1 == q&1) && (dy == 0 || o&2 == q&2) && !k.h[o].excludes(d2, id) {
+			k.h[o].insert(d2, id)
 		}
 	}
 }

@@ -115,13 +115,22 @@ func Quadrant(in *problem.Instance, k int) *Lists {
 
 // QuadrantContext is Quadrant giving up with ctx's error when ctx ends.
 func QuadrantContext(ctx context.Context, in *problem.Instance, k int) (*Lists, error) {
-	quad, _, err := quadrantLists(ctx, in, k, false)
+	quad, _, err := quadrantRows(ctx, in, k, false, false)
+	return quad, err
+}
+
+// Closed returns, for chained Lin–Kernighan, the per nearest cities in each closed quadrant (its edges in it, so that
+// a city on an axis counts in two quadrants), without filling up: a row of K = 4·per holds its distinct cities nearest
+// first, its last repeated. On a grid-like instance (pla85900) the rows hold half as many cities as Quadrant's, as
+// Concorde's linkern takes them; without 2-D coordinates, Nearest(in, 4·per).
+func Closed(ctx context.Context, in *problem.Instance, per int) (*Lists, error) {
+	quad, _, err := quadrantRows(ctx, in, 4*per, false, true)
 	return quad, err
 }
 
 // NearestQuadrantContext returns both lists of (in, k) from one search.
 func NearestQuadrantContext(ctx context.Context, in *problem.Instance, k int) (nearest, quad *Lists, err error) {
-	quad, nearest, err = quadrantLists(ctx, in, k, true)
+	quad, nearest, err = quadrantRows(ctx, in, k, true, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -131,8 +140,8 @@ func NearestQuadrantContext(ctx context.Context, in *problem.Instance, k int) (n
 	return nearest, quad, nil
 }
 
-// quadrantLists returns the quadrant lists and, with withNearest where possible, the nearest ones.
-func quadrantLists(ctx context.Context, in *problem.Instance, k int, withNearest bool) (quad, near *Lists, err error) {
+// quadrantRows returns the quadrant lists (closed: Closed's) and, with withNearest where possible, the nearest ones.
+func quadrantRows(ctx context.Context, in *problem.Instance, k int, withNearest, closed bool) (quad, near *Lists, err error) {
 	n := in.N
 	k = min(max(k, 0), max(n-1, 0))
 	if !EuclidLike(in) || k < 4 {
@@ -149,6 +158,7 @@ func quadrantLists(ctx context.Context, in *problem.Instance, k int, withNearest
 	}
 	err = parallel.ForContext(ctx, len(tree.leaves), func(lo, hi int) {
 		w := newQuadRows(in, tree, k, quad, near)
+		w.keep.closed = closed
 		for _, leaf := range tree.leaves[lo:hi] {
 			nd := &tree.nodes[leaf]
 			for _, p := range tree.pts[nd.lo:nd.hi] {
@@ -162,7 +172,7 @@ func quadrantLists(ctx context.Context, in *problem.Instance, k int, withNearest
 	return quad, near, nil
 }
 
-// quadRows is one worker's part of quadrantLists.
+// quadRows is one worker's part of quadrantRows.
 type quadRows struct {
 	in         *problem.Instance
 	tree       *kdTree
@@ -198,7 +208,11 @@ func (w *quadRows) rowInto(leaf int32, p kdPoint, chosen []int32) (quad, nearest
 	}
 	w.stack = w.tree.searchFrom(leaf, p.x, p.y, p.id, keep, w.stack)
 	for _, h := range keep.h {
-		chosen = append(chosen, h.id...)
+		for _, c := range h.id {
+			if !keep.closed || !slices.Contains(chosen, c) {
+				chosen = append(chosen, c)
+			}
+		}
 	}
 	// keep.all holds the k nearest but i, Nearest's row once sorted
 	nearest = w.nearest
@@ -211,7 +225,7 @@ func (w *quadRows) rowInto(leaf int32, p kdPoint, chosen []int32) (quad, nearest
 	}
 	w.buf = sortByDistBuf(w.in, i, nearest, w.buf)
 	for _, c := range nearest {
-		if len(chosen) == k {
+		if len(chosen) == k || keep.closed {
 			break
 		}
 		if !slices.Contains(chosen, c) {
@@ -219,6 +233,9 @@ func (w *quadRows) rowInto(leaf int32, p kdPoint, chosen []int32) (quad, nearest
 		}
 	}
 	w.buf = sortByDistBuf(w.in, i, chosen, w.buf)
+	for len(chosen) < k && len(chosen) > 0 { // a closed row's repeats
+		chosen = append(chosen, chosen[len(chosen)-1])
+	}
 	return chosen, nearest
 }
 

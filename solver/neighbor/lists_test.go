@@ -1,6 +1,7 @@
 package neighbor
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
 	"slices"
@@ -181,4 +182,71 @@ func TestContextCancelled(t *testing.T) {
 		}
 		checkLists(t, in, nb, 8, true)
 	}
+}
+
+// TestClosed checks Closed's rows against every city's per nearest in
+// each closed quadrant (ties by index, as the lists break them), on
+// instances where many cities share an axis with others.
+func TestClosed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	line := make([]float64, 200)
+	zero := make([]float64, 200)
+	for i := range line {
+		line[i] = float64(rng.IntN(500))
+	}
+	for _, in := range []*problem.Instance{
+		problem.NewCoordInstance("hline", problem.Euc2D, line, zero, nil),
+		testinst.Grid(400, 6, problem.Euc2D, rng),
+		testinst.Grid(400, 30, problem.Ceil2D, rng),
+		testinst.Euc(400, 100, rng),
+	} {
+		for _, per := range []int{1, 2, 3} {
+			nb, err := Closed(context.Background(), in, per)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if nb.K != 4*per || len(nb.List) != in.N*nb.K {
+				t.Fatalf("%s per %d: K %d, %d entries", in.Name, per, nb.K, len(nb.List))
+			}
+			for i := range in.N {
+				want := bruteClosed(in, i, per)
+				row := nb.Of(i)
+				got := slices.Compact(slices.Clone(row))
+				if len(got) != len(want) || row[len(row)-1] != got[len(got)-1] {
+					t.Fatalf("%s per %d city %d: row %v, want the cities %v", in.Name, per, i, row, want)
+				}
+				for j, c := range got {
+					if !slices.Contains(want, c) || j > 0 && in.Dist(i, int(got[j-1])) > in.Dist(i, int(c)) {
+						t.Fatalf("%s per %d city %d: row %v, want the cities %v nearest first", in.Name, per, i, row, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// bruteClosed is city i's per nearest cities in each closed quadrant,
+// nearer first by squared distance and then index, each city once.
+func bruteClosed(in *problem.Instance, i, per int) []int32 {
+	var out []int32
+	for q := range 4 {
+		var cs []int32
+		for j := range in.N {
+			dx, dy := in.X[j]-in.X[i], in.Y[j]-in.Y[i]
+			if j != i && (q&1 == 0 && dx >= 0 || q&1 == 1 && dx <= 0) && (q&2 == 0 && dy >= 0 || q&2 == 2 && dy <= 0) {
+				cs = append(cs, int32(j))
+			}
+		}
+		d2 := func(j int32) float64 {
+			dx, dy := in.X[j]-in.X[i], in.Y[j]-in.Y[i]
+			return dx*dx + dy*dy
+		}
+		slices.SortFunc(cs, func(a, b int32) int { return cmp.Or(cmp.Compare(d2(a), d2(b)), cmp.Compare(a, b)) })
+		for _, c := range cs[:min(per, len(cs))] {
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }

@@ -361,13 +361,18 @@ func partLayout(n, w, size int) (p, rep int) {
 func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (*solver.WindowsAccount, string) {
 	c := env.Control
 	mode := soloMode(env, nb, nbOdd, d)
-	if mode == SoloLK {
-		c.SetPhase(solver.PhaseSearch)
-		runSolos(env, t0, nbOdd, d)
-		return nil, ""
-	}
 	ctx, cancel := c.SetupContext()
 	defer cancel()
+	if mode == SoloLK {
+		lk, err := neighbor.Closed(ctx, env.In, soloPerQuadrant)
+		if err != nil {
+			c.Offer(t0, d.Length(t0))
+			return nil, ""
+		}
+		c.SetPhase(solver.PhaseSearch)
+		runSolos(env, t0, lk, d)
+		return nil, ""
+	}
 	if mode == SoloPieces && len(env.In.FixedEdges) == 0 { // a start tour that keeps them stays
 		if q := piecesStart(d); q != nil {
 			t0 = q
