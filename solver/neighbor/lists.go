@@ -207,11 +207,11 @@ func (w *quadRows) rowInto(leaf int32, p kdPoint, chosen []int32) (quad, nearest
 		keep.h[q].reset()
 	}
 	w.stack = w.tree.searchFrom(leaf, p.x, p.y, p.id, keep, w.stack)
-	for _, h := range keep.h {
-		for _, c := range h.id {
-			if !keep.closed || !slices.Contains(chosen, c) {
-				chosen = append(chosen, c)
-			}
+	if keep.closed {
+		chosen = keep.distinct(chosen)
+	} else {
+		for _, h := range keep.h {
+			chosen = append(chosen, h.id...)
 		}
 	}
 	// keep.all holds the k nearest but i, Nearest's row once sorted
@@ -233,10 +233,28 @@ func (w *quadRows) rowInto(leaf int32, p kdPoint, chosen []int32) (quad, nearest
 		}
 	}
 	w.buf = sortByDistBuf(w.in, i, chosen, w.buf)
-	for len(chosen) < k && len(chosen) > 0 { // a closed row's repeats
-		chosen = append(chosen, chosen[len(chosen)-1])
+	return padLast(chosen, k), nearest
+}
+
+// distinct appends to row the cities k's quadrants hold, each once (a
+// closed quadrant shares the cities on its edges).
+func (k *quadKeeper) distinct(row []int32) []int32 {
+	for _, h := range k.h {
+		for _, c := range h.id {
+			if !slices.Contains(row, c) {
+				row = append(row, c)
+			}
+		}
 	}
-	return chosen, nearest
+	return row
+}
+
+// padLast repeats row's last city up to k entries (none where row is empty).
+func padLast(row []int32, k int) []int32 {
+	for len(row) < k && len(row) > 0 {
+		row = append(row, row[len(row)-1])
+	}
+	return row
 }
 
 // sortByDist sorts cities by exact distance from i, ties by index.
@@ -327,18 +345,9 @@ func ClosedAmong(in *problem.Instance, cities []int32, per int, rows []int32) []
 				keep.h[q].reset()
 			}
 			stack = tree.search(0, 0, in.X[e], in.Y[e], e, keep, stack)
-			row := rows[i*k : i*k]
-			for _, h := range keep.h {
-				for _, c := range h.id {
-					if !slices.Contains(row, c) {
-						row = append(row, c)
-					}
-				}
-			}
+			row := keep.distinct(rows[i*k : i*k : (i+1)*k])
 			buf = sortByDistBuf(in, int(e), row, buf)
-			for j := len(row); j < k; j++ {
-				rows[i*k+j] = row[len(row)-1]
-			}
+			padLast(row, k)
 		}
 		return rows
 	}
@@ -349,9 +358,7 @@ func ClosedAmong(in *problem.Instance, cities []int32, per int, rows []int32) []
 			m = k
 		}
 		sortByDist(in, int(cities[i]), row[:m])
-		for j := m; j < k; j++ {
-			row[j] = row[m-1]
-		}
+		padLast(row[:m], k)
 	}
 	return rows
 }
