@@ -306,63 +306,6 @@ func Await[T any](ctx context.Context, fn func() T) (T, error) {
 	}
 }
 
-// ClosedAmong is Closed's rows on the cities listed alone, as if they were the instance: row i, of 4·per entries
-// from rows[i*4*per], holds the cities of cities nearest to cities[i] in its closed quadrants, nearest first, the last
-// repeated; rows is reused when long enough. Without 2-D coordinates, the 4·per nearest among cities.
-func ClosedAmong(in *problem.Instance, cities []int32, per int, rows []int32) []int32 {
-	k := 4 * per
-	rows = slices.Grow(rows[:0], len(cities)*k)[:len(cities)*k]
-	if len(cities) < 2 {
-		for i := range rows {
-			rows[i] = cities[0]
-		}
-		return rows
-	}
-	if !EuclidLike(in) {
-		for i := range rows {
-			rows[i] = -1
-		}
-		at := map[int32]int{}
-		for i, c := range cities {
-			at[c] = i * k
-		}
-		Among(in, cities, k, func(e, c int32) {
-			row := rows[at[e] : at[e]+k]
-			if j := slices.Index(row, -1); j >= 0 {
-				row[j] = c
-			}
-		})
-	} else {
-		tree := newKDTree(in, cities...)
-		keep := &quadKeeper{all: newSortedKeep(0), closed: true}
-		for q := range keep.h {
-			keep.h[q] = newSortedKeep(per)
-		}
-		var stack []kdVisit
-		var buf []distEntry
-		for i, e := range cities {
-			for q := range keep.h {
-				keep.h[q].reset()
-			}
-			stack = tree.search(0, 0, in.X[e], in.Y[e], e, keep, stack)
-			row := keep.distinct(rows[i*k : i*k : (i+1)*k])
-			buf = sortByDistBuf(in, int(e), row, buf)
-			padLast(row, k)
-		}
-		return rows
-	}
-	for i := range cities { // Among's rows, sorted, the last repeated
-		row := rows[i*k : (i+1)*k]
-		m := slices.Index(row, -1)
-		if m < 0 {
-			m = k
-		}
-		sortByDist(in, int(cities[i]), row[:m])
-		padLast(row[:m], k)
-	}
-	return rows
-}
-
 // Among calls visit(e, c) for each city e of cities and its about k nearest others in cities, ties by index.
 func Among(in *problem.Instance, cities []int32, k int, visit func(e, c int32)) {
 	if k <= 0 {

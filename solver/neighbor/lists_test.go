@@ -209,7 +209,7 @@ func TestClosed(t *testing.T) {
 				t.Fatalf("%s per %d: K %d, %d entries", in.Name, per, nb.K, len(nb.List))
 			}
 			for i := range in.N {
-				want := bruteClosed(in, nil, i, per)
+				want := bruteClosed(in, i, per)
 				row := nb.Of(i)
 				got := slices.Compact(slices.Clone(row))
 				if len(got) != len(want) || row[len(row)-1] != got[len(got)-1] {
@@ -225,48 +225,13 @@ func TestClosed(t *testing.T) {
 	}
 }
 
-// TestClosedAmong checks ClosedAmong's rows against Closed's rule on the
-// listed cities alone, with and without coordinates.
-func TestClosedAmong(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 10))
-	for _, in := range []*problem.Instance{testinst.Grid(600, 6, problem.Euc2D, rng), testinst.Euc(600, 100, rng)} {
-		cities := make([]int32, 0, in.N/3)
-		for _, c := range rng.Perm(in.N)[:in.N/3] {
-			cities = append(cities, int32(c))
-		}
-		rows := ClosedAmong(in, cities, 2, nil)
-		for i, e := range cities {
-			want := bruteClosed(in, cities, int(e), 2)
-			row := rows[i*8 : (i+1)*8]
-			got := slices.Compact(slices.Clone(row))
-			if len(got) != len(want) {
-				t.Fatalf("%s city %d: row %v, want the cities %v", in.Name, e, row, want)
-			}
-			for j, c := range got {
-				if !slices.Contains(want, c) || j > 0 && in.Dist(int(e), int(got[j-1])) > in.Dist(int(e), int(c)) {
-					t.Fatalf("%s city %d: row %v, want the cities %v nearest first", in.Name, e, row, want)
-				}
-			}
-		}
-	}
-	if rows := ClosedAmong(testinst.Explicit(50, rng), []int32{3, 9, 4, 7, 1}, 1, nil); len(rows) != 20 || slices.Contains(rows, -1) {
-		t.Fatalf("explicit: rows %v", rows)
-	}
-}
-
-// bruteClosed is city i's per nearest cities in each closed quadrant
-// among cities (nil: all), nearer first by squared distance and then
-// index, each city once.
-func bruteClosed(in *problem.Instance, cities []int32, i, per int) []int32 {
-	if cities == nil {
-		for j := range in.N {
-			cities = append(cities, int32(j))
-		}
-	}
+// bruteClosed is city i's per nearest cities in each closed quadrant,
+// nearer first by squared distance and then index, each city once.
+func bruteClosed(in *problem.Instance, i, per int) []int32 {
 	var out []int32
 	for q := range 4 {
 		var cs []int32
-		for _, j := range cities {
+		for j := range int32(in.N) {
 			dx, dy := in.X[j]-in.X[i], in.Y[j]-in.Y[i]
 			if int(j) != i && (q&1 == 0 && dx >= 0 || q&1 == 1 && dx <= 0) && (q&2 == 0 && dy >= 0 || q&2 == 2 && dy <= 0) {
 				cs = append(cs, j)

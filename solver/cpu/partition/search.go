@@ -316,7 +316,6 @@ type partSeg struct {
 	d       *tour.Dist
 	nb      []int32
 	k       int
-	lkRows  []int32 // chained LK's rows of its cities (neighbor.ClosedAmong), before restrict turns them local
 	edges   [][2]int
 	// region rounds (region.go): virt[j] tells whether the pair of
 	// local cities j, j+1 (m-1, 0 for the last) is a virtual edge; first
@@ -850,8 +849,7 @@ func (pr *partRun) segKind(i int) ListKind {
 // restrict gives segment i the global candidate lists restricted to it, k
 // per city (under "mixed" or "alpha" the segment's kind first, filled up
 // with the nearest); a row is padded by repeating its last candidate, or a
-// path neighbour when none is inside. A piece chained LK searches under
-// "mixed" takes linkern's graph among its own cities instead.
+// path neighbour when none is inside.
 func (pr *partRun) restrict(i int) {
 	sg := pr.segs[i]
 	k := pr.nb[0].K
@@ -859,13 +857,6 @@ func (pr *partRun) restrict(i int) {
 	sg.nb = grow(sg.nb, sg.m*k)
 	from, first := pr.restrictFrom(i)
 	buf := make([]segCand, 0, 2*k+pr.nb[1].K)
-	// chained LK's graph in its pieces, as over the whole tour: the
-	// closed quadrants' nearest among the piece's cities alone
-	w := 4 * soloPerQuadrant
-	lk := pr.lkSeen != nil && pr.env.Opts.Candidates == ListMixed && sg.m >= 8 && k >= w
-	if lk {
-		sg.lkRows = neighbor.ClosedAmong(pr.env.In, sg.cities[:sg.m], soloPerQuadrant, sg.lkRows)
-	}
 	for j := range sg.m {
 		ct := sg.cities[j]
 		out := false
@@ -873,16 +864,6 @@ func (pr *partRun) restrict(i int) {
 			out = out || pr.segOf[x] != int32(i)
 		}
 		pr.border[ct] = out
-		if lk {
-			row := sg.nb[j*k : (j+1)*k]
-			for q, c := range sg.lkRows[j*w : (j+1)*w] {
-				row[q] = pr.local[c]
-			}
-			for q := w; q < k; q++ {
-				row[q] = row[q-1]
-			}
-			continue
-		}
 		buf = pr.segCands(sg, int32(i), int32(j), from, first, buf)
 		fillRow(sg.nb[j*k:j*k:(j+1)*k], buf, j, sg.m)
 	}
