@@ -630,30 +630,33 @@ func (s *solo) queueKick(t [8]int32) {
 }
 
 // runSolos runs chained LK over the whole tour on each of env's workers,
-// searches from the same tour with their own random streams.
+// searches from the same tour with their own random streams: the quick
+// Borůvka tour where there are coordinates (LK descends further from it),
+// the cities numbered along it, else t0.
 func runSolos(env *Env, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
-	var wg sync.WaitGroup
-	for w := range env.Workers {
-		wg.Go(func() { runSolo(env, w, t0, nb, d) })
-	}
-	wg.Wait()
-}
-
-// runSolo is worker w's search in the partition search's place from
-// Options.Solo: an LK descent over the whole tour from every city, then
-// kicks until the run ends.
-func runSolo(env *Env, w int, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
-	c := env.Control
 	xy, _ := sideBySide(d)
 	// the search's city i is perm[i] (nil: the same)
 	var perm []int32
-	if t := quickBoruvka(xy); t != nil { // LK descends further from it
+	if t := quickBoruvka(xy); t != nil {
 		perm, t0 = t, make([]int32, len(t))
 		for i := range t0 {
 			t0[i] = int32(i)
 		}
 		d, nb = renumber(env.In, perm, nb)
 	}
+	var wg sync.WaitGroup
+	for w := range env.Workers {
+		wg.Go(func() { runSolo(env, w, t0, perm, nb, d) })
+	}
+	wg.Wait()
+}
+
+// runSolo is worker w's search in the partition search's place from
+// Options.Solo: an LK descent over the whole tour t0 from every city,
+// then kicks until the run ends; the search's city i is perm[i] (nil:
+// the same).
+func runSolo(env *Env, w int, t0, perm []int32, nb *neighbor.Lists, d *tour.Dist) {
+	c := env.Control
 	s := newSolo(t0, d.Length(t0), nb, d, newRNG(env.Seed, runctl.StreamStitch^uint64(w)), nil)
 	var buf, own []int32
 	tourOf := func(dst []int32) []int32 {
