@@ -217,9 +217,10 @@ func (l *List) splitBefore(b int32, back, on bool) {
 	}
 	f := l.fw(s)
 	pb := l.c[b].adj[1-f]
+	var q int32 // the segment the cities join
 	if back || (!on && mb <= mf) {
 		// h .. Prev(b) to the tail of the segment before, in tour order
-		q := l.sg[s].adj[0]
+		q = l.sg[s].adj[0]
 		fq := l.fw(q)
 		l.moveRun(h, pb, f, q, l.sg[q].ends[fq], int32(2*fq-1))
 		l.sg[q].ends[fq] = pb
@@ -228,18 +229,16 @@ func (l *List) splitBefore(b int32, back, on bool) {
 		l.sg[s].size -= nb
 	} else {
 		// b .. the tail to the head of the segment after, walked back
-		r := l.sg[s].adj[1]
-		fr := l.fw(r)
-		l.moveRun(l.sg[s].ends[f], b, 1-f, r, l.sg[r].ends[1-fr], int32(1-2*fr))
-		l.sg[r].ends[1-fr] = b
+		q = l.sg[s].adj[1]
+		fq := l.fw(q)
+		l.moveRun(l.sg[s].ends[f], b, 1-f, q, l.sg[q].ends[1-fq], int32(1-2*fq))
+		l.sg[q].ends[1-fq] = b
 		l.sg[s].ends[f] = pb
-		l.sg[r].size += l.sg[s].size - nb
+		l.sg[q].size += l.sg[s].size - nb
 		l.sg[s].size = nb
 	}
-	for _, q := range [2]int32{l.sg[s].adj[0], l.sg[s].adj[1]} {
-		if g := &l.sg[q]; l.c[g.ends[0]].id < -1<<30 || l.c[g.ends[1]].id > 1<<30 {
-			l.renumber(q)
-		}
+	if g := &l.sg[q]; l.c[g.ends[0]].id < -1<<30 || l.c[g.ends[1]].id > 1<<30 {
+		l.renumber(q)
 	}
 }
 
