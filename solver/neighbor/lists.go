@@ -207,11 +207,12 @@ func (w *quadRows) rowInto(leaf int32, p kdPoint, chosen []int32) (quad, nearest
 		keep.h[q].reset()
 	}
 	w.stack = w.tree.searchFrom(leaf, p.x, p.y, p.id, keep, w.stack)
-	if keep.closed {
-		chosen = keep.distinct(chosen)
-	} else {
-		for _, h := range keep.h {
-			chosen = append(chosen, h.id...)
+	for _, h := range keep.h {
+		for _, c := range h.id {
+			// closed quadrants share the cities on their edges
+			if !keep.closed || !slices.Contains(chosen, c) {
+				chosen = append(chosen, c)
+			}
 		}
 	}
 	// keep.all holds the k nearest but i, Nearest's row once sorted
@@ -233,28 +234,10 @@ func (w *quadRows) rowInto(leaf int32, p kdPoint, chosen []int32) (quad, nearest
 		}
 	}
 	w.buf = sortByDistBuf(w.in, i, chosen, w.buf)
-	return padLast(chosen, k), nearest
-}
-
-// distinct appends to row the cities k's quadrants hold, each once (a
-// closed quadrant shares the cities on its edges).
-func (k *quadKeeper) distinct(row []int32) []int32 {
-	for _, h := range k.h {
-		for _, c := range h.id {
-			if !slices.Contains(row, c) {
-				row = append(row, c)
-			}
-		}
+	for len(chosen) < k && len(chosen) > 0 { // a closed row, not filled up, repeats its last
+		chosen = append(chosen, chosen[len(chosen)-1])
 	}
-	return row
-}
-
-// padLast repeats row's last city up to k entries (none where row is empty).
-func padLast(row []int32, k int) []int32 {
-	for len(row) < k && len(row) > 0 {
-		row = append(row, row[len(row)-1])
-	}
-	return row
+	return chosen, nearest
 }
 
 // sortByDist sorts cities by exact distance from i, ties by index.
