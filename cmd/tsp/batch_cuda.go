@@ -23,7 +23,7 @@ func (cudaBatch) open(p solver.Params, d int) (gpuLane, error) {
 	if err != nil {
 		return nil, err
 	}
-	return cudaLane{ru}, nil
+	return cudaLane{ru, p}, nil
 }
 
 func (cudaBatch) prepare(ctx context.Context, in *solver.Instance, id uint64, p solver.Params) (gpuPrep, error) {
@@ -39,9 +39,12 @@ func (cudaBatch) join(ps []gpuPrep) gpuWork {
 }
 
 // cudaLane is one GPU's run.
-type cudaLane struct{ ru *device.Run }
+type cudaLane struct {
+	ru *device.Run
+	p  solver.Params
+}
 
-func (l cudaLane) capacity(in *solver.Instance) int { return batch.Capacity(l.ru, in) }
+func (l cudaLane) capacity(in *solver.Instance) int { return batch.Capacity(l.ru, in, l.p) }
 func (l cudaLane) search(ctx context.Context, w gpuWork) error {
 	return w.(cudaWork).pr.Search(ctx, l.ru)
 }

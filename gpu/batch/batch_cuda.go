@@ -79,7 +79,7 @@ func prepareWith(ctx context.Context, ins []*solver.Instance, ids []uint64, p so
 		return nil, err
 	}
 	if len(groups) > 0 {
-		if pr.st, err = batchStarts(ctx, ins, ids, p.Seed); err != nil {
+		if pr.st, err = batchStarts(ctx, ins, ids, p.Seed, pr.budgets != nil); err != nil {
 			return nil, err
 		}
 	}
@@ -182,9 +182,9 @@ func (pr *Prepared) Finish() ([]solver.Result, error) {
 	return res, nil
 }
 
-// Capacity is how many instances like in ru's GPU searches at once (0:
-// none, an instance it does not take).
-func Capacity(ru *device.Run, in *solver.Instance) int {
+// Capacity is how many instances like in ru's GPU searches at once under
+// p (0: none, an instance it does not take).
+func Capacity(ru *device.Run, in *solver.Instance, p solver.Params) int {
 	m, err := device.MetricCode(in)
 	if err != nil || in.N < blockils.BatchMinN || in.N > blockils.BatchMaxN {
 		return 0
@@ -193,7 +193,7 @@ func Capacity(ru *device.Run, in *solver.Instance) int {
 	if ru.Do(func() (err error) { pl, err = blockils.PlanBatch(ru, m, in.N); return err }) != nil {
 		return 0
 	}
-	return pl.Instances()
+	return pl.Instances() / batchCopies(in.N, p.Text("kicks") != "0")
 }
 
 // config is how a batch searches: the GPU's settings, the share of a
@@ -265,15 +265,36 @@ func solveWith(ctx context.Context, ins []*solver.Instance, p solver.Params, cfg
 // of 10,000 uniform 100-city instances ends a mean -0.007 % against the
 // better of two 5,000-kick CPU runs of each of the first 200, none above
 // it (4-H200 host). From mergeMinN cities a search makes
-// batchMergedKicksPerCity, whose walks leave more stalled tours for the
-// merge's population: 1,000 × 1,000 cities 0.102 % against 0.153 % with 5
-// a city, in the same time, the cores' merge being the longer part
-// (batchRingWork's figure).
+// batchMergedKicksPerCity, in each of batchMergedCopies blocks of 4
+// searches, and keeps batchRingWork stalled tours: a population of 64
+// tours of a 1,000-city instance from 32 starts. Measured (4-H200 host,
+// 1,000 × 1,000 cities on four GPUs, the first 24 against one 10-s CPU
+// auto run each): +0.005 % (at most +0.062 %) in 19.4 s, against +0.103
+// % (at most +0.184 %) in 13.1 s for one block of 10 kicks a city and 32
+// stalled tours a search, whose longer evolutions (10 or 30 idle
+// generations) ended at the same tours; 16 blocks of 1 kick a city and 2
+// stalled tours +0.001 % in 23.6 s, 8 of 1 and 8 +0.034 % in 12.8 s, 4 of
+// 3 and 8 +0.047 % in 17.8 s.
 const (
 	batchKicksPerCity       = 5
-	batchMergedKicksPerCity = 10
+	batchMergedKicksPerCity = 2
 	batchMinKicks           = 100
 )
+
+// batchMergedCopies is how many blocks search an instance of at least
+// mergeMinN cities in a batch by work, each its searches from start tours
+// of its own, so that the merge evolves a population of many lineages
+// rather than a few walks' stalls.
+const batchMergedCopies = 8
+
+// batchCopies is how many blocks search an n-city instance: byWork (a
+// kick budget), from mergeMinN cities, batchMergedCopies; else one.
+func batchCopies(n int, byWork bool) int {
+	if byWork && n >= mergeMinN {
+		return batchMergedCopies
+	}
+	return 1
+}
 
 // batchKicksFor is the default kicks of each search of an n-city
 // instance.
@@ -370,7 +391,7 @@ func addCounters(a, b []uint64) []uint64 {
 // greedy start for the first search and randomized nearest-neighbour
 // starts for the others, drawn from the stream of its id (fewer than
 // blockils.BatchMinN cities: none), on all cores.
-func batchStarts(ctx context.Context, ins []*solver.Instance, ids []uint64, seed uint64) ([]biStart, error) {
+func batchStarts(ctx context.Context, ins []*solver.Instance, ids []uint64, seed uint64, byWork bool) ([]biStart, error) {
 	out := make([]biStart, len(ins))
 	spread(len(ins), runtime.GOMAXPROCS(0), func() func(int) bool {
 		return func(i int) bool {
@@ -386,7 +407,7 @@ func batchStarts(ctx context.Context, ins []*solver.Instance, ids []uint64, seed
 			nb := neighbor.Quadrant(in, blockils.BatchK)
 			out[i] = biStart{nb: nb.List, tour: construct.Greedy(in, nb)}
 			rng := rand.New(rand.NewPCG(seed, ids[i]))
-			for range blockils.BatchMaxSearches - 1 {
+			for range blockils.BatchMaxSearches*batchCopies(in.N, byWork) - 1 {
 				t, err := construct.RandomizedNearestNeighborContext(ctx, in, rng.IntN(in.N), nb, rng, 0.1)
 				if err != nil {
 					return false
@@ -416,7 +437,7 @@ func (r *run) batchGroup(ru *device.Run, metric int, idx []int, deadline time.Ti
 	for _, i := range idx {
 		r.out.tours[i] = r.st[i].tour
 	}
-	parts, err := batchParts(ru, metric, r.ins, idx)
+	parts, err := batchParts(ru, metric, r.ins, idx, r.budgets != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -440,29 +461,44 @@ func (r *run) batchGroup(ru *device.Run, metric int, idx []int, deadline time.Ti
 
 // batchParts cuts idx into launches (cutBatch) with the layouts
 // blockils.PlanBatch gives.
-func batchParts(ru *device.Run, metric int, ins []*solver.Instance, idx []int) ([]batchPart[blockils.BatchPlan], error) {
+func batchParts(ru *device.Run, metric int, ins []*solver.Instance, idx []int, byWork bool) ([]batchPart[blockils.BatchPlan], error) {
 	return cutBatch(idx, func(i int) int { return ins[i].N }, func(n int) (blockils.BatchPlan, int, int, error) {
 		var pl blockils.BatchPlan
 		err := ru.Do(func() (err error) { pl, err = blockils.PlanBatch(ru, metric, n); return err })
 		if errors.Is(err, solver.ErrNoTourPool) {
 			err = fmt.Errorf("%w: gpu batch: %w", device.ErrUnsupported, err)
 		}
-		return pl, pl.Instances(), pl.Searches(), err
+		return pl, max(1, pl.Instances()/batchCopies(n, byWork)), pl.Searches(), err
 	})
 }
 
-// openChunk puts the instances part on the device under pl, each with
-// its searches' starts: the greedy tour, then the others.
+// copies is how many blocks search instance i (batchCopies).
+func (r *run) copies(i int) int { return batchCopies(r.ins[i].N, r.budgets != nil) }
+
+// openChunk puts the instances part on the device under pl, each as
+// r.copies blocks, their searches' starts the greedy tour, then the
+// others in turn; a copy's kicks are drawn from a stream of its own.
 func (r *run) openChunk(ru *device.Run, pl blockils.BatchPlan, part []int) (*blockils.Chunk, error) {
-	ins, nb, starts := make([]*solver.Instance, len(part)), make([][]int32, len(part)), make([][][]int, len(part))
-	for k, i := range part {
-		ins[k], nb[k] = r.ins[i], r.st[i].nb
-		for j := range pl.Searches() {
-			t := r.st[i].tour
-			if j > 0 && j-1 < len(r.st[i].alt) {
-				t = r.st[i].alt[j-1]
+	var ins []*solver.Instance
+	var nb [][]int32
+	var starts [][][]int
+	var ids []uint64
+	var budgets []int64
+	for _, i := range part {
+		for c := range r.copies(i) {
+			ins, nb = append(ins, r.ins[i]), append(nb, r.st[i].nb)
+			var st [][]int
+			for j := range pl.Searches() {
+				t := r.st[i].tour
+				if q := c*pl.Searches() + j; q > 0 && q-1 < len(r.st[i].alt) {
+					t = r.st[i].alt[q-1]
+				}
+				st = append(st, t)
 			}
-			starts[k] = append(starts[k], t)
+			starts = append(starts, st)
+			if r.budgets != nil {
+				ids, budgets = append(ids, r.ids[i]*uint64(r.copies(i))+uint64(c)), append(budgets, r.budgets[i])
+			}
 		}
 	}
 	ring := 0
@@ -475,10 +511,7 @@ func (r *run) openChunk(ru *device.Run, pl blockils.BatchPlan, part []int) (*blo
 	}
 	var work *blockils.Work
 	if r.budgets != nil {
-		work = &blockils.Work{IDs: make([]uint64, len(part)), Budgets: make([]int64, len(part))}
-		for k, i := range part {
-			work.IDs[k], work.Budgets[k] = r.ids[i], r.budgets[i]
-		}
+		work = &blockils.Work{IDs: ids, Budgets: budgets}
 	}
 	return blockils.OpenChunk(ru, pl, ins, nb, starts, ring, work)
 }
@@ -498,6 +531,20 @@ func chunkTours(ch *blockils.Chunk) ([][][]int32, error) {
 		all[k] = append(all[k], stalled[k]...)
 	}
 	return all, nil
+}
+
+// byInstance gathers the tours of each instance of part's copies, in a
+// chunk's order (chunkTours), into one list an instance.
+func (r *run) byInstance(part []int, all [][][]int32) [][][]int32 {
+	out := make([][][]int32, len(part))
+	e := 0
+	for k, i := range part {
+		for range r.copies(i) {
+			out[k] = append(out[k], all[e]...)
+			e++
+		}
+	}
+	return out
 }
 
 // polishFrom is when a chunk of part that ends at deadline hands its
@@ -557,20 +604,31 @@ func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed
 			if err != nil {
 				return nil, err
 			}
-			pol = r.startPolish(part, all, seed, deadline)
+			pol = r.startPolish(part, r.byInstance(part, all), seed, deadline)
 		}
 	}
-	all, err := chunkTours(ch)
+	allC, err := chunkTours(ch)
 	if err != nil {
 		return nil, err
 	}
 	if pol != nil {
 		pol.wait()
 	}
-	for k, i := range part {
-		b, kicks := ch.Shortest(k)
-		r.out.steps[i] = kicks
-		r.out.tours[i] = device.Convert[int](all[k][b])
+	all := r.byInstance(part, allC)
+	e := 0 // the copy's place in the chunk
+	for _, i := range part {
+		var best []int32
+		var bl, steps int64
+		for range r.copies(i) {
+			b, kicks := ch.Shortest(e)
+			steps += kicks
+			if l := solver.TourLength(r.ins[i], allC[e][b]); best == nil || l < bl {
+				best, bl = allC[e][b], l
+			}
+			e++
+		}
+		r.out.steps[i] = steps
+		r.out.tours[i] = device.Convert[int](best)
 	}
 	switch {
 	case merge && !timed:

@@ -193,7 +193,11 @@ func TestSameWhateverTheChunk(t *testing.T) {
 		if in.N > 110 {
 			w = 0 // fewer searches where the table does not fit
 		}
-		if k := batchKicksFor(in.N); a.Steps%k != 0 || (w > 0 && a.Steps != k*int64(w)) || a.Params.Text("kicks") != strconv.FormatInt(k, 10) {
+		k := batchKicksFor(in.N)
+		if in.N >= mergeMinN && a.Steps < k*batchMergedCopies {
+			t.Fatalf("instance %d (%d cities): %d kicks, want those of %d blocks of %d a search", i, in.N, a.Steps, batchMergedCopies, k)
+		}
+		if a.Steps%k != 0 || (w > 0 && a.Steps != k*int64(w)) || a.Params.Text("kicks") != strconv.FormatInt(k, 10) {
 			t.Fatalf("instance %d (%d cities): %d kicks, kicks=%q in its params, want %d a search", i, in.N, a.Steps, a.Params.Text("kicks"), k)
 		}
 	}

@@ -35,17 +35,16 @@ func mergeWorth(ins []*solver.Instance, part []int) bool {
 // batch by time, whose merge has a share of the time: 16 were behind.
 const batchRing = 8
 
-// A batch by work keeps batchRingWork stalled tours a search, a population
-// of 132 tours of a 1,000-city instance, and evolves it until
-// evolveStaleWork generations in a row gain nothing, because its merge has
-// no deadline and runs on the cores while the GPUs search the next chunks.
-// Measured (2-H200 host, 32 cores, 2026-11-28, 1,000 × 1,000 cities by
-// work on both GPUs, the first 24 against one 10-s CPU auto run each, main
-// in the same call): 0.153 % in 16.6 s against main's 0.229 % in 5.9 s,
-// and 0.102 % in 16.1 s with 10 kicks a city (batchKicksFor); 3
-// generations with 8 tours a search 0.228 %.
+// A batch by work keeps batchRingWork stalled tours a search (with
+// batchMergedCopies blocks an instance, a population of 64 tours: the
+// figures at batchKicksPerCity) and evolves it until evolveStaleWork
+// generations in a row gain nothing, because its merge has no deadline
+// and runs on the cores while the GPUs search the next chunks. Measured
+// with one block an instance (2-H200 host, 32 cores, 1,000 × 1,000 cities,
+// the first 24 against one 10-s CPU auto run each): 3 idle generations
+// with 32 stalled tours a search 0.153 % in 16.6 s against 0.228 % with 8.
 const (
-	batchRingWork   = 32
+	batchRingWork   = 4
 	evolveStaleWork = 3
 )
 
