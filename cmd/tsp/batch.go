@@ -56,6 +56,7 @@ func cmdBatch(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	batchDriverSettings() // before anything starts the driver
 	if note := gpusOnCPU(&r.p); note != "" && !r.quiet {
 		fmt.Fprintf(e.stderr, "tsp: note: --gpus: %s\n", note)
 	}

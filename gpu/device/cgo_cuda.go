@@ -7,31 +7,40 @@ package device
 #define _GNU_SOURCE
 #include <cuda.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 // gorgonia.org/cu calls cuInit in its package init and exits the process
 // when it fails (no device, a driver too old, the toolkit's stub library).
 // This definition takes precedence over the driver's (the executable's
-// symbols bind first): it forwards to the driver's cuInit, remembers the
-// result for Available() and reports success to cu, so a binary built with
-// CUDA still runs, on the CPU, where no GPU is usable.
+// symbols bind first): it reports success to cu and leaves the driver's
+// cuInit to the first use of the GPU (tsplab_init_status, once, whose
+// result Available() reports), so that a binary built with CUDA still
+// runs, on the CPU, where no GPU is usable, a command that never uses the
+// GPU does not wait for the driver to start every GPU of the host, and a
+// command may set the driver's environment (CUDA_DEVICE_MAX_CONNECTIONS)
+// before it starts.
 static CUresult tsplab_init_result = CUDA_SUCCESS;
-static int tsplab_init_called = 0;
+static unsigned int tsplab_init_flags = 0;
+static pthread_once_t tsplab_init_once = PTHREAD_ONCE_INIT;
 
 CUresult cuInit(unsigned int flags) {
-	typedef CUresult (*initfn)(unsigned int);
-	initfn real = (initfn)dlsym(RTLD_NEXT, "cuInit");
-	tsplab_init_called = 1;
-	if (real == NULL) {
-		tsplab_init_result = CUDA_ERROR_NOT_INITIALIZED;
-		return CUDA_SUCCESS;
-	}
-	tsplab_init_result = real(flags);
+	tsplab_init_flags = flags;
 	return CUDA_SUCCESS;
 }
 
+static void tsplab_init_driver(void) {
+	typedef CUresult (*initfn)(unsigned int);
+	initfn real = (initfn)dlsym(RTLD_NEXT, "cuInit");
+	if (real == NULL) {
+		tsplab_init_result = CUDA_ERROR_NOT_INITIALIZED;
+		return;
+	}
+	tsplab_init_result = real(tsplab_init_flags);
+}
+
 static int tsplab_init_status(void) {
-	if (!tsplab_init_called) cuInit(0);
+	pthread_once(&tsplab_init_once, tsplab_init_driver);
 	return (int)tsplab_init_result;
 }
 
