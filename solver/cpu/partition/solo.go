@@ -72,11 +72,22 @@ type solo struct {
 // more than any step gains, so no kept step removes it.
 const soloFixed = 1 << 50
 
-// soloCand is a candidate city and its distance, side by side so that a
-// row's scan reads one cache line.
+// soloCand is a candidate city and its distance (soloFar where it does
+// not fit 32 bits: rowDist), side by side in 8 bytes so that a row's scan
+// reads one cache line.
 type soloCand struct {
-	d int64
-	c int32
+	d, c int32
+}
+
+// soloFar marks a candidate's distance too long for a soloCand.
+const soloFar = math.MaxInt32
+
+// rowDist is the distance of a and its candidate e.
+func (s *solo) rowDist(a int32, e soloCand) int64 {
+	if e.d != soloFar {
+		return int64(e.d)
+	}
+	return s.dist(a, e.c)
 }
 
 // lkCand is a flip of an LK step: the edge (last, t3) added and (t3, t4)
@@ -165,7 +176,7 @@ func (s *solo) symmetric(nb *neighbor.Lists) {
 		slices.SortFunc(row, func(a, b soloCand) int { return int(a.c - b.c) })
 		row = slices.CompactFunc(row, func(a, b soloCand) bool { return a.c == b.c })
 		for i := range row {
-			row[i].d = s.dist(int32(c), row[i].c)
+			row[i].d = int32(min(s.dist(int32(c), row[i].c), soloFar))
 		}
 		slices.SortStableFunc(row, func(a, b soloCand) int { return cmp.Compare(a.d, b.d) })
 		s.at[c] = w
@@ -323,7 +334,7 @@ func (s *solo) plainCands(t1, last int32, G, floor int64, fwd bool, breadth int,
 	sl, pl := l.Next(last), l.Prev(last)
 	row := s.at[last]
 	for _, e := range s.nb[row:s.at[last+1]] {
-		t3, g1 := e.c, G-e.d
+		t3, g1 := e.c, G-s.rowDist(last, e)
 		if g1 <= floor {
 			break
 		}
@@ -359,7 +370,7 @@ func (s *solo) plainCands(t1, last int32, G, floor int64, fwd bool, breadth int,
 // gained (its flip undone if not), as mmStep does for a Mak–Morton flip.
 func (s *solo) plainStep(t1, last int32, c lkCand, fwd bool, level, mark int) bool {
 	cg := c.g - s.dist(c.t4, t1)
-	deeper := level+1 < soloDepth && c.g > s.nb[s.at[c.t4]].d
+	deeper := level+1 < soloDepth && c.g > s.rowDist(c.t4, s.nb[s.at[c.t4]])
 	if cg <= s.best && !deeper {
 		return false
 	}
@@ -405,7 +416,7 @@ func (s *solo) makMorton(t1, last int32, G, floor int64, fwd bool, cands []lkCan
 	}
 	row := s.at[t1]
 	for _, e := range s.nb[row:s.at[t1+1]] {
-		t3, g1 := e.c, G-e.d
+		t3, g1 := e.c, G-s.rowDist(t1, e)
 		if g1 <= floor {
 			break
 		}
@@ -527,7 +538,7 @@ func (s *solo) firstEnd() int32 {
 		if p := l.Prev(c); s.dist(p, c) > e {
 			a, e = p, s.dist(p, c)
 		}
-		if v := e - s.nb[s.at[a]].d; i == 0 {
+		if v := e - s.rowDist(a, s.nb[s.at[a]]); i == 0 {
 			ref, t1 = v, a
 		} else if v > ref {
 			t1 = a

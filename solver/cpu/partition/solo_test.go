@@ -144,7 +144,7 @@ func TestSoloSymmetric(t *testing.T) {
 			if e.c == a || !has(e.c, a) || slices.ContainsFunc(row[i+1:], func(f soloCand) bool { return f.c == e.c }) {
 				t.Fatalf("city %d: candidate %d (self, one way, or twice)", a, e.c)
 			}
-			if e.d != s.dist(a, e.c) || i > 0 && e.d < row[i-1].d {
+			if s.rowDist(a, e) != s.dist(a, e.c) || i > 0 && e.d < row[i-1].d {
 				t.Fatalf("city %d: row not nearest first with its distances", a)
 			}
 		}

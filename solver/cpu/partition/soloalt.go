@@ -51,7 +51,7 @@ func (s *solo) alternate(t1, t2 int32, mark int) bool {
 	c3 := b3[:0]
 	t2n := s.succ(fwd, t2)
 	for _, e := range s.nb[s.at[t2]:s.at[t2+1]] {
-		t3, d23 := e.c, e.d
+		t3, d23 := e.c, s.rowDist(t2, e)
 		if d23 > d12 {
 			break
 		}
@@ -80,7 +80,7 @@ func (s *solo) altThird(t1, t2, t3, t4 int32, g2 int64, mark int) bool {
 	var b5 [4]altCand
 	c5 := b5[:0]
 	for _, e := range s.nb[s.at[t4]:s.at[t4+1]] {
-		t5, d45 := e.c, e.d
+		t5, d45 := e.c, s.rowDist(t4, e)
 		if d45 > g2 {
 			break
 		}
@@ -132,7 +132,7 @@ func (s *solo) altFourth(t1, t2, t3, t4, t5, t6, t4n int32, G int64, mark int) b
 	var b7 [4]altCand
 	c7 := b7[:0]
 	for _, e := range s.nb[s.at[t6]:s.at[t6+1]] {
-		t7, d67 := e.c, e.d
+		t7, d67 := e.c, s.rowDist(t6, e)
 		if d67 > G {
 			break
 		}
