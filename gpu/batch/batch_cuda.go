@@ -193,7 +193,7 @@ func Capacity(ru *device.Run, in *solver.Instance, p solver.Params) int {
 	if ru.Do(func() (err error) { pl, err = blockils.PlanBatch(ru, m, in.N); return err }) != nil {
 		return 0
 	}
-	return pl.Instances() / batchCopies(in.N, p.Text("kicks") != "0")
+	return pl.Instances() / batchCopies(in.N, batchByWork(p))
 }
 
 // config is how a batch searches: the GPU's settings, the share of a
@@ -286,6 +286,13 @@ const (
 // of its own, so that the merge evolves a population of many lineages
 // rather than a few walks' stalls.
 const batchMergedCopies = 8
+
+// batchByWork reports whether a batch under p searches by work: its
+// kicks option is not 0 (batchBudgets).
+func batchByWork(p solver.Params) bool {
+	k, err := strconv.ParseInt(p.Text("kicks"), 10, 64)
+	return err != nil || k != 0
+}
 
 // batchCopies is how many blocks search an n-city instance: byWork (a
 // kick budget), from mergeMinN cities, batchMergedCopies; else one.
@@ -620,9 +627,9 @@ func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed
 		var best []int32
 		var bl, steps int64
 		for range r.copies(i) {
-			b, kicks := ch.Shortest(e)
+			b, l, kicks := ch.Shortest(e)
 			steps += kicks
-			if l := solver.TourLength(r.ins[i], allC[e][b]); best == nil || l < bl {
+			if best == nil || l < bl {
 				best, bl = allC[e][b], l
 			}
 			e++

@@ -415,7 +415,7 @@ func TestChunkWorkAnyLaunches(t *testing.T) {
 		kicks := make([]int64, len(ins))
 		for k := range ins {
 			all[k] = append(all[k], stalled[k]...)
-			_, kicks[k] = ch.Shortest(k)
+			_, _, kicks[k] = ch.Shortest(k)
 		}
 		return all, kicks, launches
 	}

@@ -177,8 +177,9 @@ func (c *Chunk) Stalled() ([][][]int32, error) {
 	return all, nil
 }
 
-// Shortest is instance k's search with the shortest tour, and all its searches' kicks.
-func (c *Chunk) Shortest(k int) (int, int64) {
+// Shortest is instance k's search with the shortest tour, that tour's
+// length, and all its searches' kicks.
+func (c *Chunk) Shortest(k int) (int, int64, int64) {
 	b, kicks := k*c.w, int64(0)
 	for g := k * c.w; g < (k+1)*c.w; g++ {
 		if c.s.hLens[g] < c.s.hLens[b] {
@@ -186,7 +187,7 @@ func (c *Chunk) Shortest(k int) (int, int64) {
 		}
 		kicks += c.s.hKick[g]
 	}
-	return b - k*c.w, kicks
+	return b - k*c.w, c.s.hLens[b], kicks
 }
 
 // Counters are the kernel's counters after the last launch (biCounters).
