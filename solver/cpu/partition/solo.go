@@ -90,6 +90,16 @@ func (s *solo) rowDist(a int32, e soloCand) int64 {
 	return s.dist(a, e.c)
 }
 
+// nearest is the distance of a and its nearest candidate, beyond any
+// tour edge when a has none (a piece's city whose only one was across
+// the piece's closing edge).
+func (s *solo) nearest(a int32) int64 {
+	if lo := s.at[a]; lo < s.at[a+1] {
+		return s.rowDist(a, s.nb[lo])
+	}
+	return math.MaxInt64 / 4
+}
+
 // lkCand is a flip of an LK step: the edge (last, t3) added and (t3, t4)
 // removed, g the gain before the closing edge.
 type lkCand struct {
@@ -370,7 +380,7 @@ func (s *solo) plainCands(t1, last int32, G, floor int64, fwd bool, breadth int,
 // gained (its flip undone if not), as mmStep does for a Mak–Morton flip.
 func (s *solo) plainStep(t1, last int32, c lkCand, fwd bool, level, mark int) bool {
 	cg := c.g - s.dist(c.t4, t1)
-	deeper := level+1 < soloDepth && c.g > s.rowDist(c.t4, s.nb[s.at[c.t4]])
+	deeper := level+1 < soloDepth && c.g > s.nearest(c.t4)
 	if cg <= s.best && !deeper {
 		return false
 	}
@@ -511,11 +521,14 @@ func (e *soloEdges) drop(n int) {
 }
 
 // walk is a random walk of soloWalk candidate steps from c, never
-// straight back.
+// straight back, ending early at a city without candidates.
 func (s *solo) walk(c int32) int32 {
 	old := int32(-1)
 	for i := 0; i < soloWalk; i++ {
 		lo, hi := s.at[c], s.at[c+1]
+		if lo == hi {
+			break
+		}
 		if x := s.nb[int(lo)+s.rng.Intn(int(hi-lo))].c; x != old {
 			old, c = c, x
 		}
@@ -538,7 +551,7 @@ func (s *solo) firstEnd() int32 {
 		if p := l.Prev(c); s.dist(p, c) > e {
 			a, e = p, s.dist(p, c)
 		}
-		if v := e - s.rowDist(a, s.nb[s.at[a]]); i == 0 {
+		if v := e - s.nearest(a); i == 0 {
 			ref, t1 = v, a
 		} else if v > ref {
 			t1 = a

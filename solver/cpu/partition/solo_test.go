@@ -377,3 +377,51 @@ func TestSoloQuickBoruvkaDegenerate(t *testing.T) {
 		}
 	}
 }
+
+// TestSoloBareCities: a piece's cities whose only candidate lies across
+// its closing edge have no candidates left; the descent and the kicks
+// pass them by (a walk ends there) and still gain.
+func TestSoloBareCities(t *testing.T) {
+	const m = 3000
+	in := uniformInstance(m, 13)
+	d := tour.NewDist(in)
+	nb := neighbor.Quadrant(in, 8)
+	for i, c := range nb.List {
+		if c == 0 || c == m-1 {
+			nb.List[i] = -1
+		}
+	}
+	for _, c := range []int{0, m - 1} {
+		row := nb.List[c*nb.K : (c+1)*nb.K]
+		for x := range row {
+			row[x] = -1
+		}
+		row[0] = int32(m - 1 - c)
+	}
+	t0 := make([]int32, m)
+	for j := range t0 {
+		t0[j] = int32(j)
+	}
+	s := newSolo(t0, d.Length(t0), nb, d, runctl.NewRand(13, 2), [][2]int{{m - 1, 0}})
+	for _, c := range []int32{0, m - 1} {
+		if s.at[c] != s.at[c+1] {
+			t.Fatalf("city %d keeps %d candidates, want none", c, s.at[c+1]-s.at[c])
+		}
+	}
+	start := s.length
+	for i := range int32(m) {
+		s.push(i)
+	}
+	s.drain(func() bool { return false })
+	for i := 0; i < 2000; i++ {
+		s.log = s.log[:0]
+		s.kick(func() bool { return false })
+	}
+	soloCheck(t, s, d, "after the kicks")
+	if s.l.Next(0) != m-1 && s.l.Prev(0) != m-1 {
+		t.Fatalf("the fixed edge (%d, 0) is gone", m-1)
+	}
+	if s.length >= start {
+		t.Fatalf("length %d from %d: want shorter", s.length, start)
+	}
+}
