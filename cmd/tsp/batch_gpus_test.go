@@ -203,13 +203,24 @@ func TestBatchOnTwoGPUs(t *testing.T) {
 	var mu sync.Mutex
 	seen := map[int]int{}
 	var ids []uint64
+	// device 1 waits for device 0's first chunk, so that a slow start of
+	// device 0's worker (under the race detector on a loaded machine)
+	// cannot leave device 1 every chunk
+	zeroBusy := make(chan struct{})
+	var once sync.Once
 	f := &fakeBatchGPUs{broken: -1, capacity: 2, solve: func(g int, ins []*solver.Instance, id []uint64) ([]solver.Result, error) {
 		mu.Lock()
 		seen[g] += len(ins)
 		ids = append(ids, id...)
 		mu.Unlock()
 		if g == 0 {
+			once.Do(func() { close(zeroBusy) })
 			time.Sleep(20 * time.Millisecond) // device 0 ends after device 1
+		} else {
+			select {
+			case <-zeroBusy:
+			case <-time.After(10 * time.Second):
+			}
 		}
 		return identityResults(ins), nil
 	}}
