@@ -36,12 +36,12 @@ func (pl ilsPlan) pop() bool { return pl.Search == strategy.Population }
 // engine smaller ones (ilsEngine.limits) rather than changing them for
 // every run.
 type planLimits struct {
-	crowd                            strategy.Limits // the crowded set-up (lightsetup.go)
-	besideEarlyMinN, besideEarlyMaxN int             // the early phase beside a path improver (partition.Env)
+	crowd           strategy.Limits // the crowded set-up (lightsetup.go)
+	besideEarlyMinN int             // the early phase beside a path improver (partition.Env)
 }
 
 // defaultLimits are the limits of every run.
-var defaultLimits = planLimits{besideEarlyMinN: partition.DefaultEarlyMinN, besideEarlyMaxN: partition.DefaultEarlyMaxN}
+var defaultLimits = planLimits{besideEarlyMinN: partition.DefaultEarlyMinN}
 
 // planLimits are the limits e's runs take.
 func (e ilsEngine) planLimits() planLimits {
@@ -108,7 +108,7 @@ func (r *ilsRun) partEnv() *partition.Env {
 			OrOpt: o.cfg.orOpt, ThreeOpt: o.cfg.threeOpt, Or3: o.cfg.or3, Depth: o.cfg.depth, Move: o.cfg.move,
 			MaxSeg: o.cfg.maxSeg, AcceptEqual: o.cfg.acceptEqual, Candidates: o.cfg.candidates,
 			Seg: o.partSeg, KicksPerCity: o.partKicks, SliceMS: o.partSlice, Shape: o.partShape, DeepPerCity: o.partDeep, Solo: r.soloMode()},
-		Crowded: r.plan.Crowded, EarlyMinN: r.plan.limits.besideEarlyMinN, EarlyMaxN: r.plan.limits.besideEarlyMaxN,
+		Crowded: r.plan.Crowded, EarlyMinN: r.plan.limits.besideEarlyMinN,
 		Control: r.c, KicksDone: r.kicksDone, Aid: r.aid}
 }
 

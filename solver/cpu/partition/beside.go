@@ -52,21 +52,16 @@ const (
 	besideEarlySegment = 10000
 )
 
-// The size range of the early phase (besideEarly) a run takes unless its
-// Env says otherwise (tests run it on small instances).
-const (
-	// DefaultEarlyMinN is the smallest instance with the early phase:
-	// from here the stitch's reversals of up to n/2 cities take half a
-	// round on one core.
-	DefaultEarlyMinN = 500_000
-	// DefaultEarlyMaxN is the largest: it was measured on a million
-	// cities; at ten million it would last the whole run, not measured.
-	DefaultEarlyMaxN = 2_000_000
-)
+// DefaultEarlyMinN is the smallest instance with the early phase
+// (besideEarly) unless a run's Env says otherwise (tests run it on small
+// instances): from here the stitch's reversals of up to n/2 cities take
+// half a round on one core. It has no largest: at ten million cities it
+// lasts the whole minute, and gains (docs/DECISIONS.md#beside-early).
+const DefaultEarlyMinN = 500_000
 
 // besideEarly tells whether the partition search is in its early phase
 // (docs/DECISIONS.md#beside-early): with the improver beside, from
-// Env.EarlyMinN to Env.EarlyMaxN cities, until besideEarlyKicks kicks
+// Env.EarlyMinN cities, until besideEarlyKicks kicks
 // per city, and the pieces' shape left to auto, every round cuts paths
 // (the GPU takes a stretch of each) of about besideEarlySegment cities
 // unless a size is given (segSize), and no descent over the whole tour
@@ -77,7 +72,7 @@ const (
 // those alone, is what the rounds need.
 func (pr *partRun) besideEarly() bool {
 	n := pr.env.In.N
-	return pr.bs.paths != nil && n >= pr.env.EarlyMinN && n <= pr.env.EarlyMaxN &&
+	return pr.bs.paths != nil && n >= pr.env.EarlyMinN &&
 		pr.env.Opts.Shape == ShapeAuto && float64(pr.kicks) < besideEarlyKicks*float64(n)
 }
 

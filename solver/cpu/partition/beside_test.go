@@ -242,15 +242,15 @@ func TestBesideUntil(t *testing.T) {
 	checkPartTour(t, pr, "after the stretch")
 }
 
-// TestBesideEarly: with the improver beside and the instance in the early
-// phase's size range, the rounds cut paths only and no descent over the
+// TestBesideEarly: with the improver beside and the instance from the
+// early phase's size, the rounds cut paths only and no descent over the
 // whole tour follows them until besideEarlyKicks kicks per city; then the
-// region rounds and the descent come back. Without the improver, outside
-// the range or with the pieces' shape given, there is no early phase.
+// region rounds and the descent come back. Without the improver, below
+// that size or with the pieces' shape given, there is no early phase.
 func TestBesideEarly(t *testing.T) {
 	in := uniformInstance(3000, 25)
 	extra := func(o *Options) { o.Seg, o.KicksPerCity, o.SliceMS = 300, 1, 0 }
-	pr := newTestPartRunWith(t, in, 4, extra, solver.Aid{}, earlyBetween(2000, 4000))
+	pr := newTestPartRunWith(t, in, 4, extra, solver.Aid{}, earlyFrom(2000))
 	if pr.besideEarly() {
 		t.Fatal("an early phase without the improver")
 	}
@@ -281,12 +281,12 @@ func TestBesideEarly(t *testing.T) {
 	}
 	pr.kicks = 0
 	for _, tc := range []struct {
-		lo, hi int
-		shape  Shape
-	}{{3001, 4000, ShapeAuto}, {2000, 2999, ShapeAuto}, {2000, 4000, ShapePath}} {
-		pr.env.EarlyMinN, pr.env.EarlyMaxN, pr.env.Opts.Shape = tc.lo, tc.hi, tc.shape
+		lo    int
+		shape Shape
+	}{{in.N + 1, ShapeAuto}, {2000, ShapePath}} {
+		pr.env.EarlyMinN, pr.env.Opts.Shape = tc.lo, tc.shape
 		if pr.besideEarly() {
-			t.Fatalf("an early phase on %d cities with the range %d..%d and shape %v", in.N, tc.lo, tc.hi, tc.shape)
+			t.Fatalf("an early phase on %d cities from %d and shape %v", in.N, tc.lo, tc.shape)
 		}
 	}
 }
@@ -377,7 +377,7 @@ func TestBesideEarlySegments(t *testing.T) {
 		if seg > 0 {
 			early, later = seg, seg
 		}
-		pr := newTestPartRunWith(t, in, 1, extra, solver.Aid{}, earlyBetween(10000, 30000))
+		pr := newTestPartRunWith(t, in, 1, extra, solver.Aid{}, earlyFrom(10000))
 		pr.bs = beside{paths: &enginetest.FakePaths{Mode: "keep"}, share: 1}
 		rng := newRNG(10, 0)
 		for round := range 4 {

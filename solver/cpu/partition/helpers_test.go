@@ -39,8 +39,8 @@ func (pr *partRun) globalNb() []int32 {
 	return nb
 }
 
-// earlyBetween sets the environment's early phase beside a path improver
-// from lo to hi cities.
-func earlyBetween(lo, hi int) func(*Env) {
-	return func(e *Env) { e.EarlyMinN, e.EarlyMaxN = lo, hi }
+// earlyFrom sets the environment's early phase beside a path improver
+// from lo cities.
+func earlyFrom(lo int) func(*Env) {
+	return func(e *Env) { e.EarlyMinN = lo }
 }

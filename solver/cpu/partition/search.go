@@ -71,12 +71,11 @@ type Env struct {
 	// segment is prepared right before its search and no descent over the
 	// whole tour follows a round (fused)
 	Crowded bool
-	// EarlyMinN and EarlyMaxN are the sizes between which the search has
-	// its early phase beside a path improver (besideEarly; EarlyMinN and
-	// EarlyMaxN by default)
-	EarlyMinN, EarlyMaxN int
-	Control              *runctl.Control
-	KicksDone            []runctl.Counter // the workers' kicks, shared with the run
+	// EarlyMinN is the size from which the search has its early phase
+	// beside a path improver (besideEarly; DefaultEarlyMinN by default)
+	EarlyMinN int
+	Control   *runctl.Control
+	KicksDone []runctl.Counter // the workers' kicks, shared with the run
 	// Aid carries the path improver beside the workers (Paths, PathShare)
 	Aid solver.Aid
 }

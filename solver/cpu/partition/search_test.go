@@ -34,8 +34,8 @@ func newTestPartRunWith(t testing.TB, in *solver.Instance, w int, opts func(*Opt
 	t.Helper()
 	p := solver.Params{Seed: 3, Workers: w}
 	env := &Env{In: in, Seed: p.Seed, Workers: w, Opts: testOptions(in.N, opts),
-		EarlyMinN: DefaultEarlyMinN, EarlyMaxN: DefaultEarlyMaxN,
-		Control: runctl.NewControl(context.Background(), p, w, nil, time.Now()), KicksDone: make([]runctl.Counter, w), Aid: aid}
+		EarlyMinN: DefaultEarlyMinN,
+		Control:   runctl.NewControl(context.Background(), p, w, nil, time.Now()), KicksDone: make([]runctl.Counter, w), Aid: aid}
 	if set != nil {
 		set(env)
 	}
