@@ -485,10 +485,15 @@ func (o outputs) print(e *env, l string) {
 	}
 }
 
-// estimateLine says how far length lies above the estimated optimum est (Instance.EstimateOptimum), labelled as the estimate it is.
+// estimateLine says how far length lies above or below the estimated optimum est (Instance.EstimateOptimum), labelled as
+// the estimate it is: a tour of cities that are not uniform can be shorter.
 func estimateLine(in *solver.Instance, length int64, est float64) string {
-	return fmt.Sprintf("about %.1f %% above the estimated optimum %s (0.7124·√(N·A) of uniform cities in their bounding box; an estimate, not a bound)",
-		100*(float64(length)-est)/est, in.HumanLength(int64(math.Round(est))))
+	pct, side := 100*(float64(length)-est)/est, "above"
+	if pct < 0 {
+		pct, side = -pct, "below"
+	}
+	return fmt.Sprintf("about %.1f %% %s the estimated optimum %s (0.7124·√(N·A) of uniform cities in their bounding box; an estimate, not a bound)",
+		pct, side, in.HumanLength(int64(math.Round(est))))
 }
 
 // summary is the run's one-line outcome: its time elapsed (reading included) and why it ended.
