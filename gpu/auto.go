@@ -27,7 +27,7 @@ var autoSpec = solver.NewSpec(
 		"GPU auto from 50,000 cities: most cities of a segment of the double-bridge kicks of or-ils's windows, before the CPU engine's first tour (from 200,000 cities) and beside its partition search").Experimental(),
 	solver.Float(ils.OptBeside, func(c *autoOwn) *float64 { return &c.beside }, 0, 0, 64,
 		"GPU auto from 50,000 cities: the workers' worth of the tour the GPU's windows improve at first beside the CPU engine's partition search, the share then following their gains (0: none)").
-		Auto("1 below 200,000 cities unless clustered, else 4").Experimental(),
+		Auto("0 below 200,000 cities unless clustered, else 4").Experimental(),
 )
 
 // autoConfig is a GPU auto run's config, read once: CPU auto's, and its windows' and early or-ils's settings.

@@ -423,14 +423,16 @@ func TestAlphaListsTakenLater(t *testing.T) {
 }
 
 // asideEngine is auto with a path improver beside its partition search,
-// as GPU auto lends its windows (solver.Aid.Paths).
+// as GPU auto lends its windows (solver.Aid.Paths), with a share of one
+// worker as `--opt beside=1` sets it: on the tests' small instances that
+// are not clustered the improver would take none by default.
 type asideEngine struct {
 	ilsEngine
 	paths solver.PathImprover
 }
 
 func (e asideEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
-	return e.SolveAided(ctx, in, p, snaps, solver.Aid{Paths: e.paths})
+	return e.SolveAided(ctx, in, p, snaps, solver.Aid{Paths: e.paths, PathShare: 1})
 }
 
 // TestEngineContractAutoPaths runs the engine contract on auto's paths

@@ -17,8 +17,8 @@ import (
 // ends stay; the workers search the other segments. The stretches are
 // disjoint, so the tour written back stays one cycle. The stretch is a
 // share of the tour counted in workers: besideShare workers' worth at
-// first (besideSmallShare below besideSmallMaxN cities on instances that
-// are not clustered: firstShare), then following the improver's gain per
+// first (none below besideSmallMaxN cities on instances that are not
+// clustered: firstShare), then following the improver's gain per
 // city and second against the workers' (adapt).
 
 // Settings of the path improver beside the workers
@@ -27,12 +27,11 @@ const (
 	// besideShare is the workers' worth of the tour the improver takes
 	// in the first round.
 	besideShare = 4.0
-	// besideSmallShare is the first share below besideSmallMaxN cities
-	// on instances that are not clustered, where the windows gain less
-	// a city than the workers from the first round
-	// (docs/DECISIONS.md#partition-beside).
-	besideSmallShare = 1.0
-	besideSmallMaxN  = 200_000
+	// besideSmallMaxN: below it, on instances that are not clustered, the
+	// improver takes no stretch unless the aid sets a share, because
+	// there the workers' chained LK gains more a city than the windows
+	// from the first round (docs/DECISIONS.md#partition-beside).
+	besideSmallMaxN = 200_000
 	// besideMinShare and besideMaxShare bound the share: the improver
 	// always keeps a stretch to be measured on, and at most besideMaxShare
 	// times the workers' worth.
@@ -108,11 +107,11 @@ func newBeside(r *Env) beside {
 }
 
 // firstShare sets the first share of a run on n cities, clustered or
-// not, where the aid did not set it: besideSmallShare below
+// not, where the aid did not set it: none (no improver) below
 // besideSmallMaxN cities on instances that are not clustered.
 func (b *beside) firstShare(n int, clustered bool) {
 	if !b.asked && !clustered && n < besideSmallMaxN {
-		b.share = besideSmallShare
+		b.share, b.paths = 0, nil
 	}
 }
 

@@ -57,16 +57,16 @@ func TestPartitionBeside(t *testing.T) {
 	}
 }
 
-// TestBesideFirstShare: the first share is besideSmallShare only below
-// besideSmallMaxN cities on instances that are not clustered, and the
-// aid's share wherever it sets one.
+// TestBesideFirstShare: the improver takes no stretch below
+// besideSmallMaxN cities on instances that are not clustered, unless the
+// aid sets a share, which it takes wherever it sets one.
 func TestBesideFirstShare(t *testing.T) {
 	for _, c := range []struct {
 		n         int
 		clustered bool
 		aid, want float64
 	}{
-		{85900, false, 0, besideSmallShare},
+		{85900, false, 0, 0},
 		{85900, true, 0, besideShare},
 		{besideSmallMaxN, false, 0, besideShare},
 		{1000000, false, 0, besideShare},
@@ -75,19 +75,19 @@ func TestBesideFirstShare(t *testing.T) {
 		r := &Env{In: uniformInstance(100, 1), Aid: solver.Aid{Paths: &enginetest.FakePaths{}, PathShare: c.aid}}
 		b := newBeside(r)
 		b.firstShare(c.n, c.clustered)
-		if b.share != c.want {
-			t.Errorf("%d cities, clustered %v, aid's share %v: first share %v, want %v", c.n, c.clustered, c.aid, b.share, c.want)
+		if b.share != c.want || (b.paths == nil) != (c.want == 0) {
+			t.Errorf("%d cities, clustered %v, aid's share %v: first share %v (improver %v), want %v", c.n, c.clustered, c.aid, b.share, b.paths != nil, c.want)
 		}
 	}
 	// a partition search sets it from its own lists
 	for _, kind := range []string{"portgen", "portcgen"} {
 		pr := newTestPartRunAid(t, enginetest.DIMACS(t, kind, 3000, 3000), 2, func(o *Options) { o.Candidates = ListMixed }, solver.Aid{Paths: &enginetest.FakePaths{}})
-		want := besideSmallShare
+		want := 0.0
 		if kind == "portcgen" {
 			want = besideShare
 		}
-		if pr.bs.share != want || pr.clustered != (kind == "portcgen") {
-			t.Errorf("%s: first share %v (clustered %v), want %v", kind, pr.bs.share, pr.clustered, want)
+		if pr.bs.share != want || (pr.bs.paths == nil) != (want == 0) || pr.clustered != (kind == "portcgen") {
+			t.Errorf("%s: first share %v (improver %v, clustered %v), want %v", kind, pr.bs.share, pr.bs.paths != nil, pr.clustered, want)
 		}
 	}
 }

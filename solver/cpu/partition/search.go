@@ -154,7 +154,9 @@ func soloMode(env *Env, nb, nbOdd *neighbor.Lists, d *tour.Dist) SoloMode {
 		clustered(listSum(d, nb, nil), listSum(d, nbOdd, nil)) {
 		return SoloOff
 	}
-	if env.Workers <= soloMaxWorkers && env.Aid.Paths == nil {
+	// below besideSmallMaxN cities the aid's improver takes no stretch
+	// unless the aid sets its share (firstShare)
+	if env.Workers <= soloMaxWorkers && (env.Aid.Paths == nil || env.Aid.PathShare <= 0 && env.In.N < besideSmallMaxN) {
 		return SoloLK
 	}
 	return SoloPieces

@@ -166,18 +166,25 @@ func TestSoloMode(t *testing.T) {
 		n          int
 		workers    int
 		mode, want SoloMode
+		share      float64 // the aid's improver and its share; -1: none
 	}{
-		{"portgen", 50000, 1, SoloAuto, SoloLK}, {"portcgen", 50000, 1, SoloAuto, SoloOff},
-		{"portgen", 50000, 2, SoloAuto, SoloPieces}, {"portgen", 50000, 16, SoloAuto, SoloPieces},
-		{"portcgen", 50000, 4, SoloAuto, SoloOff}, {"portgen", 3000, 1, SoloAuto, SoloOff},
-		{"portcgen", 3000, 4, SoloLK, SoloLK}, {"portcgen", 3000, 1, SoloLK, SoloLK},
-		{"portgen", 3000, 4, SoloPieces, SoloPieces}, {"portgen", 50000, 1, SoloOff, SoloOff},
+		{"portgen", 50000, 1, SoloAuto, SoloLK, -1}, {"portcgen", 50000, 1, SoloAuto, SoloOff, -1},
+		{"portgen", 50000, 2, SoloAuto, SoloPieces, -1}, {"portgen", 50000, 16, SoloAuto, SoloPieces, -1},
+		{"portcgen", 50000, 4, SoloAuto, SoloOff, -1}, {"portgen", 3000, 1, SoloAuto, SoloOff, -1},
+		{"portcgen", 3000, 4, SoloLK, SoloLK, -1}, {"portcgen", 3000, 1, SoloLK, SoloLK, -1},
+		{"portgen", 3000, 4, SoloPieces, SoloPieces, -1}, {"portgen", 50000, 1, SoloOff, SoloOff, -1},
+		// an improver that takes no stretch leaves one worker the whole
+		// tour; one given a share takes the pieces' stretches
+		{"portgen", 50000, 1, SoloAuto, SoloLK, 0}, {"portgen", 50000, 1, SoloAuto, SoloPieces, 1},
 	} {
 		in := enginetest.DIMACS(t, c.kind, c.n, uint64(c.n))
 		env := &Env{In: in, Workers: c.workers, Opts: Options{Solo: c.mode}}
+		if c.share >= 0 {
+			env.Aid = solver.Aid{Paths: &enginetest.FakePaths{}, PathShare: c.share}
+		}
 		got := soloMode(env, neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8), tour.NewDist(in))
 		if got != c.want {
-			t.Errorf("%s of %d cities on %d workers, mode %d: %d, want %d", c.kind, c.n, c.workers, c.mode, got, c.want)
+			t.Errorf("%s of %d cities on %d workers, mode %d, improver's share %v: %d, want %d", c.kind, c.n, c.workers, c.mode, c.share, got, c.want)
 		}
 	}
 }
