@@ -114,7 +114,8 @@ const (
 	// SoloAuto: from soloAutoMinN to soloAutoMaxN cities, unless the
 	// instance is clustered, has fixed edges or is crowded, over the
 	// whole tour on soloMaxWorkers without a path improver beside, else
-	// in the pieces (docs/DECISIONS.md#solo-lk)
+	// in the pieces; on to soloPiecesMaxN in the pieces on more workers
+	// without an improver beside (docs/DECISIONS.md#solo-lk)
 	SoloAuto SoloMode = iota
 	SoloOff
 	SoloLK // over the whole tour on any workers whatever the instance, unless it has fixed edges
@@ -130,6 +131,12 @@ const (
 const (
 	soloAutoMinN = 50_000
 	soloAutoMaxN = 200_000
+	// soloPiecesMaxN: above soloAutoMaxN the pieces alone, on two or more
+	// workers without the GPU's windows beside (with them the pieces lost
+	// at a million cities, the windows' early phase lasting more kicks
+	// than chained LK makes), to twice the sizes measured (316,228 and
+	// 1,000,000 cities)
+	soloPiecesMaxN = 2_000_000
 	// soloMaxWorkers: on more workers chained LK in the pieces gains
 	// more (docs/DECISIONS.md#solo-lk)
 	soloMaxWorkers = 1
@@ -150,8 +157,14 @@ func soloMode(env *Env, nb, nbOdd *neighbor.Lists, d *tour.Dist) SoloMode {
 	}
 	// a clustered instance gains from the cluster pass of the pieces'
 	// search (docs/DECISIONS.md#cluster-pass), and lost with chained LK
-	if len(env.In.FixedEdges) > 0 || env.In.N < soloAutoMinN || env.In.N > soloAutoMaxN || env.Crowded || nbOdd == nb ||
+	if len(env.In.FixedEdges) > 0 || env.In.N < soloAutoMinN || env.In.N > soloPiecesMaxN || env.Crowded || nbOdd == nb ||
 		clustered(listSum(d, nb, nil), listSum(d, nbOdd, nil)) {
+		return SoloOff
+	}
+	if env.In.N > soloAutoMaxN {
+		if env.Workers > soloMaxWorkers && env.Aid.Paths == nil {
+			return SoloPieces
+		}
 		return SoloOff
 	}
 	// below besideSmallMaxN cities the aid's improver takes no stretch
