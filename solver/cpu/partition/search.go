@@ -114,8 +114,8 @@ const (
 	// SoloAuto: from soloAutoMinN to soloAutoMaxN cities, unless the
 	// instance is clustered, has fixed edges or is crowded, over the
 	// whole tour on soloMaxWorkers without a path improver beside, else
-	// in the pieces; on to soloPiecesMaxN in the pieces on more workers
-	// without an improver beside (docs/DECISIONS.md#solo-lk)
+	// in the pieces; beside an improver only to soloBesideMaxN
+	// (docs/DECISIONS.md#solo-lk)
 	SoloAuto SoloMode = iota
 	SoloOff
 	SoloLK // over the whole tour on any workers whatever the instance, unless it has fixed edges
@@ -126,17 +126,16 @@ const (
 // soloAutoMinN and soloAutoMaxN bound the cities SoloAuto takes chained
 // LK on: from where the auto engine's one worker runs the partition
 // search (a partition search forced on fewer cities keeps its pieces),
-// to twice the sizes measured (85,900 to 100,000 cities), its first
-// descent over the whole tour lasting over a second there.
+// to twice the sizes measured (to 1,000,000 cities on one worker and on
+// two, 2,000,000 at 60 and 120 s).
 const (
 	soloAutoMinN = 50_000
-	soloAutoMaxN = 200_000
-	// soloPiecesMaxN: above soloAutoMaxN the pieces alone, on two or more
-	// workers without the GPU's windows beside (with them the pieces lost
-	// at a million cities, the windows' early phase lasting more kicks
-	// than chained LK makes), to twice the sizes measured (316,228 and
-	// 1,000,000 cities)
-	soloPiecesMaxN = 2_000_000
+	soloAutoMaxN = 2_000_000
+	// soloBesideMaxN: beside the GPU's windows chained LK only up to
+	// here (the pieces lost at a million cities, the windows' early phase
+	// lasting more kicks than chained LK makes), twice the sizes measured
+	// (85,900 to 100,000 cities)
+	soloBesideMaxN = 200_000
 	// soloMaxWorkers: on more workers chained LK in the pieces gains
 	// more (docs/DECISIONS.md#solo-lk)
 	soloMaxWorkers = 1
@@ -157,19 +156,17 @@ func soloMode(env *Env, nb, nbOdd *neighbor.Lists, d *tour.Dist) SoloMode {
 	}
 	// a clustered instance gains from the cluster pass of the pieces'
 	// search (docs/DECISIONS.md#cluster-pass), and lost with chained LK
-	if len(env.In.FixedEdges) > 0 || env.In.N < soloAutoMinN || env.In.N > soloPiecesMaxN || env.Crowded || nbOdd == nb ||
+	if len(env.In.FixedEdges) > 0 || env.In.N < soloAutoMinN || env.In.N > soloAutoMaxN || env.Crowded || nbOdd == nb ||
 		clustered(listSum(d, nb, nil), listSum(d, nbOdd, nil)) {
 		return SoloOff
 	}
-	if env.In.N > soloAutoMaxN {
-		if env.Workers > soloMaxWorkers && env.Aid.Paths == nil {
-			return SoloPieces
-		}
+	// the aid's improver takes stretches beside the workers, unless it
+	// takes none below besideSmallMaxN cities (firstShare)
+	beside := env.Aid.Paths != nil && (env.Aid.PathShare > 0 || env.In.N >= besideSmallMaxN)
+	if beside && env.In.N > soloBesideMaxN {
 		return SoloOff
 	}
-	// below besideSmallMaxN cities the aid's improver takes no stretch
-	// unless the aid sets its share (firstShare)
-	if env.Workers <= soloMaxWorkers && (env.Aid.Paths == nil || env.Aid.PathShare <= 0 && env.In.N < besideSmallMaxN) {
+	if env.Workers <= soloMaxWorkers && !beside {
 		return SoloLK
 	}
 	return SoloPieces

@@ -176,10 +176,10 @@ func TestSoloMode(t *testing.T) {
 		// an improver that takes no stretch leaves one worker the whole
 		// tour; one given a share takes the pieces' stretches
 		{"portgen", 50000, 1, SoloAuto, SoloLK, 0}, {"portgen", 50000, 1, SoloAuto, SoloPieces, 1},
-		// above soloAutoMaxN the pieces on two or more workers, none beside
-		// an improver
-		{"portgen", 250000, 2, SoloAuto, SoloPieces, -1}, {"portgen", 250000, 1, SoloAuto, SoloOff, -1},
-		{"portgen", 250000, 16, SoloAuto, SoloOff, 4}, {"portcgen", 250000, 2, SoloAuto, SoloOff, -1},
+		// above soloBesideMaxN none beside an improver
+		{"portgen", 250000, 2, SoloAuto, SoloPieces, -1}, {"portgen", 250000, 1, SoloAuto, SoloLK, -1},
+		{"portgen", 250000, 16, SoloAuto, SoloOff, 4}, {"portgen", 250000, 1, SoloAuto, SoloOff, 0},
+		{"portcgen", 250000, 2, SoloAuto, SoloOff, -1},
 	} {
 		in := enginetest.DIMACS(t, c.kind, c.n, uint64(c.n))
 		env := &Env{In: in, Workers: c.workers, Opts: Options{Solo: c.mode}}
