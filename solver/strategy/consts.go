@@ -80,7 +80,8 @@ const (
 	// first tour (docs/DECISIONS.md#gpu-orils-min-n).
 	GPUEarlyMinN = 200000
 	// GPUWindowsMinN is the size from which GPU auto's windows run beside the partition
-	// search (docs/DECISIONS.md#partition-beside).
+	// search, which on instances that are not clustered gives them no stretch below
+	// 200,000 cities (docs/DECISIONS.md#partition-beside).
 	GPUWindowsMinN = PartitionMinN
 	// GPUStartMinN is the size from which GPU auto starts from a GPU 2opt-or optimum (docs/DECISIONS.md#auto-ls-min-n).
 	GPUStartMinN = GPUEarlyMinN
