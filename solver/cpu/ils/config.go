@@ -50,7 +50,7 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 	solver.Enum(OptPartition, func(o *ilsOptions) *partMode { return &o.partition }, "auto", []string{"auto", "on", "off"}, []partMode{partAuto, partOn, partOff},
 		"partition search: all workers improve one tour, each a segment of consecutive positions with fixed ends, the cut shifting every round (auto: on for the auto engine from 50,000 cities with coordinates)").Experimental(),
 	solver.Int(OptPartSegment, func(o *ilsOptions) *int { return &o.partSeg }, 0, 0, 1<<20,
-		"partition search: cities of a segment (0: about 5,000; fewer, larger segments than workers are searched by several workers each, the best kept)").Experimental(),
+		"partition search: cities of a segment (0: about 5,000, 20,000 where chained LK searches the pieces; fewer, larger segments than workers are searched by several workers each, the best kept)").Experimental(),
 	solver.Float(OptPartKicks, func(o *ilsOptions) *float64 { return &o.partKicks }, 1, 0, 1000,
 		"partition search: kicks per city of a segment per round (the cut shifts every round)").Open(true, false).Experimental(),
 	solver.Int(OptPartSlice, func(o *ilsOptions) *int { return &o.partSlice }, 300, 0, 60000,
@@ -143,7 +143,7 @@ const (
 	// coordinates),
 	// "on" or "off".
 	OptPartition = "partition"
-	// OptPartSegment is the cities of a segment (0: about 5,000).
+	// OptPartSegment is the cities of a segment (0: about 5,000, 20,000 under chained LK).
 	OptPartSegment = "partseg"
 	// OptPartKicks is the kicks per city of a segment per round.
 	OptPartKicks = "partkicks"

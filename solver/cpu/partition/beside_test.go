@@ -373,7 +373,7 @@ func TestBesideEarlySegments(t *testing.T) {
 	in := uniformInstance(20000, 28)
 	for _, seg := range []int{0, 4000} {
 		extra := func(o *Options) { o.KicksPerCity, o.SliceMS, o.Seg = 0.02, 0, seg }
-		early, later := besideEarlySegment, partSize(in.N, 1, 0)
+		early, later := besideEarlySegment, partSize(in.N, 1, 0, partSegment)
 		if seg > 0 {
 			early, later = seg, seg
 		}

@@ -40,4 +40,4 @@ const MinSegment = partMinSegment
 // PieceCities is the most cities one worker's piece holds on n cities
 // with segments of seg cities (0: the default size): a few segments'
 // worth, the region cells included, which bounds a worker's memory.
-func PieceCities(n, seg int) int { return min(n, 4*max(partSegment, seg)) }
+func PieceCities(n, seg int) int { return min(n, 4*max(partSegment, partLKSegment, seg)) }

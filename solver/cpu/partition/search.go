@@ -34,6 +34,10 @@ const (
 	// each, else one per worker (partOneEach) or fewer, each searched by
 	// several workers.
 	partSegment = 5000
+	// partLKSegment is partSegment where chained LK searches the pieces:
+	// larger pieces gained more on two workers from 85,900 to a million
+	// cities (docs/DECISIONS.md#solo-lk)
+	partLKSegment = 20000
 	// partOneEach is the smallest segment of the layout of one segment
 	// per worker: from partOneEach to partSegment cities a worker, the
 	// tour is cut into as many segments as workers, each searched by one
@@ -339,15 +343,16 @@ type partSeg struct {
 }
 
 // partSize is the segment size for n cities and w workers: opt when set,
-// else n/w clamped to partOneEach..partSegment.
-func partSize(n, w, opt int) int {
+// else n/w clamped to partOneEach..target (partSegment, or partLKSegment
+// under chained LK).
+func partSize(n, w, opt, target int) int {
 	switch {
 	case opt > 0:
 		return opt
-	case n < w*partSegment && n >= w*partOneEach:
+	case n < w*target && n >= w*partOneEach:
 		return n / w
 	}
-	return partSegment
+	return target
 }
 
 // partLayout returns the segments per round and the searches per segment
@@ -644,7 +649,11 @@ func (pr *partRun) segSize() int {
 	if pr.early && o.Seg == 0 {
 		return besideEarlySegment
 	}
-	return partSize(pr.env.In.N, pr.env.Workers, o.Seg)
+	target := partSegment
+	if pr.lkSeen != nil {
+		target = partLKSegment
+	}
+	return partSize(pr.env.In.N, pr.env.Workers, o.Seg, target)
 }
 
 // cutPaths lays out a path round (layout) and splits the tour from

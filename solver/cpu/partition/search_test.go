@@ -154,10 +154,10 @@ func TestPartitionLayout(t *testing.T) {
 		{18512, 32, 0, 4, 8},
 	} {
 		if tc.size == 0 {
-			tc.size = partSize(tc.n, tc.w, 0)
+			tc.size = partSize(tc.n, tc.w, 0, partSegment)
 		}
 		p, rep := partLayout(tc.n, tc.w, tc.size)
-		if got := partSize(tc.n, tc.w, 9000); got != 9000 {
+		if got := partSize(tc.n, tc.w, 9000, partSegment); got != 9000 {
 			t.Errorf("n %d, %d workers: a size asked for (9000) gives %d", tc.n, tc.w, got)
 		}
 		if p != tc.p || rep != tc.rep {
@@ -165,6 +165,30 @@ func TestPartitionLayout(t *testing.T) {
 		}
 		if p*rep > tc.w && rep > 1 {
 			t.Errorf("n %d: %d searches for %d workers", tc.n, p*rep, tc.w)
+		}
+	}
+}
+
+// TestPartitionLKSize: under chained LK in the pieces the segments aim
+// at partLKSegment cities, one per worker below it, and a size asked for
+// still wins; a partition search takes it from its solo mode.
+func TestPartitionLKSize(t *testing.T) {
+	for _, c := range []struct{ n, w, want int }{
+		{100000, 16, 6250}, {1000000, 16, partLKSegment}, {100000, 2, partLKSegment}, {30000, 2, 15000},
+	} {
+		if got := partSize(c.n, c.w, 0, partLKSegment); got != c.want {
+			t.Errorf("%d cities, %d workers: %d, want %d", c.n, c.w, got, c.want)
+		}
+	}
+	for _, lk := range []bool{false, true} {
+		pr := newTestPartRun(t, uniformInstance(12000, 7), 2, nil)
+		pr.lkSeen = nil
+		want := partSegment
+		if lk {
+			pr.lkSeen, want = make([]uint64, 12000), 6000
+		}
+		if got := pr.segSize(); got != want {
+			t.Errorf("chained LK %v: segments of %d, want %d", lk, got, want)
 		}
 	}
 }
