@@ -107,13 +107,17 @@ func newBeside(r *Env) beside {
 }
 
 // firstShare sets the first share of a run on n cities, clustered or
-// not, where the aid did not set it: none (no improver) below
-// besideSmallMaxN cities on instances that are not clustered.
+// not, where the aid did not set it: none (no improver) where besideSmall.
 func (b *beside) firstShare(n int, clustered bool) {
-	if !b.asked && !clustered && n < besideSmallMaxN {
+	if !b.asked && besideSmall(n, clustered) {
 		b.share, b.paths = 0, nil
 	}
 }
+
+// besideSmall tells whether an improver without a share the aid sets
+// takes no stretch of a run on n cities, clustered or not: below
+// besideSmallMaxN cities on instances that are not clustered.
+func besideSmall(n int, clustered bool) bool { return !clustered && n < besideSmallMaxN }
 
 // segments returns how many of this round's first segments the improver
 // takes: those the round's layout gave it (partRun.layout), none on

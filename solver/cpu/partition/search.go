@@ -164,9 +164,9 @@ func soloMode(env *Env, nb, nbOdd *neighbor.Lists, d *tour.Dist) SoloMode {
 		clustered(listSum(d, nb, nil), listSum(d, nbOdd, nil)) {
 		return SoloOff
 	}
-	// the aid's improver takes stretches beside the workers, unless it
-	// takes none below besideSmallMaxN cities (firstShare)
-	beside := env.Aid.Paths != nil && (env.Aid.PathShare > 0 || env.In.N >= besideSmallMaxN)
+	// the aid's improver takes stretches beside the workers unless it
+	// takes none (firstShare; the instance is not clustered here)
+	beside := env.Aid.Paths != nil && (env.Aid.PathShare > 0 || !besideSmall(env.In.N, false))
 	if beside && env.In.N > soloBesideMaxN {
 		return SoloOff
 	}
