@@ -43,6 +43,11 @@ const (
 	// besideEarlyKicks is the kicks per city of the early phase
 	// (besideEarly).
 	besideEarlyKicks = 2.5
+	// besideEarlyKicksLK is besideEarlyKicks where chained LK searches
+	// the pieces: its kicks are deeper and far fewer (0.2 a city in a
+	// minute on a million cities), so the early phase ends within a few
+	// rounds (docs/DECISIONS.md#beside-early).
+	besideEarlyKicksLK = 0.01
 	// besideEarlySegment is the segment size the early phase's rounds
 	// aim at (besideEarly) when no segment size is given: on a million
 	// cities beside the GPU, segments of 10,000 cities gained more in
@@ -60,7 +65,7 @@ const DefaultEarlyMinN = 500_000
 
 // besideEarly tells whether the partition search is in its early phase
 // (docs/DECISIONS.md#beside-early): with the improver beside, from
-// Env.EarlyMinN cities, until besideEarlyKicks kicks
+// Env.EarlyMinN cities, until besideEarlyKicks (besideEarlyKicksLK) kicks
 // per city, and the pieces' shape left to auto, every round cuts paths
 // (the GPU takes a stretch of each) of about besideEarlySegment cities
 // unless a size is given (segSize), and no descent over the whole tour
@@ -71,8 +76,12 @@ const DefaultEarlyMinN = 500_000
 // those alone, is what the rounds need.
 func (pr *partRun) besideEarly() bool {
 	n := pr.env.In.N
+	k := besideEarlyKicks
+	if pr.lkSeen != nil {
+		k = besideEarlyKicksLK
+	}
 	return pr.bs.paths != nil && n >= pr.env.EarlyMinN &&
-		pr.env.Opts.Shape == ShapeAuto && float64(pr.kicks) < besideEarlyKicks*float64(n)
+		pr.env.Opts.Shape == ShapeAuto && float64(pr.kicks) < k*float64(n)
 }
 
 // beside is the path improver's state in one partition search.

@@ -289,6 +289,22 @@ func TestBesideEarly(t *testing.T) {
 			t.Fatalf("an early phase on %d cities from %d and shape %v", in.N, tc.lo, tc.shape)
 		}
 	}
+	// under chained LK in the pieces the phase ends at besideEarlyKicksLK
+	pr.env.EarlyMinN, pr.env.Opts.Shape = 2000, ShapeAuto
+	lk := int64(besideEarlyKicksLK * float64(in.N))
+	for _, tc := range []struct {
+		kicks int64
+		lk    bool
+		want  bool
+	}{{lk - 1, true, true}, {lk, true, false}, {lk, false, true}} {
+		pr.kicks, pr.lkSeen = tc.kicks, nil
+		if tc.lk {
+			pr.lkSeen = make([]uint64, in.N)
+		}
+		if got := pr.besideEarly(); got != tc.want {
+			t.Errorf("%d kicks, chained LK %v: early %v, want %v", tc.kicks, tc.lk, got, tc.want)
+		}
+	}
 }
 
 // TestBesideLayout: a path round beside the improver gives the workers

@@ -118,7 +118,7 @@ const (
 	// SoloAuto: from soloAutoMinN to soloAutoMaxN cities, unless the
 	// instance is clustered, has fixed edges or is crowded, over the
 	// whole tour on soloMaxWorkers without a path improver beside, else
-	// in the pieces; beside an improver only to soloBesideMaxN
+	// in the pieces, also beside an improver
 	// (docs/DECISIONS.md#solo-lk)
 	SoloAuto SoloMode = iota
 	SoloOff
@@ -135,11 +135,6 @@ const (
 const (
 	soloAutoMinN = 50_000
 	soloAutoMaxN = 2_000_000
-	// soloBesideMaxN: beside the GPU's windows chained LK only up to
-	// here (the pieces lost at a million cities, the windows' early phase
-	// lasting more kicks than chained LK makes), twice the sizes measured
-	// (85,900 to 100,000 cities)
-	soloBesideMaxN = 200_000
 	// soloMaxWorkers: on more workers chained LK in the pieces gains
 	// more (docs/DECISIONS.md#solo-lk)
 	soloMaxWorkers = 1
@@ -167,9 +162,6 @@ func soloMode(env *Env, nb, nbOdd *neighbor.Lists, d *tour.Dist) SoloMode {
 	// the aid's improver takes stretches beside the workers unless it
 	// takes none (firstShare; the instance is not clustered here)
 	beside := env.Aid.Paths != nil && (env.Aid.PathShare > 0 || !besideSmall(env.In.N, false))
-	if beside && env.In.N > soloBesideMaxN {
-		return SoloOff
-	}
 	if env.Workers <= soloMaxWorkers && !beside {
 		return SoloLK
 	}

@@ -176,9 +176,10 @@ func TestSoloMode(t *testing.T) {
 		// an improver that takes no stretch leaves one worker the whole
 		// tour; one given a share takes the pieces' stretches
 		{"portgen", 50000, 1, SoloAuto, SoloLK, 0}, {"portgen", 50000, 1, SoloAuto, SoloPieces, 1},
-		// above soloBesideMaxN none beside an improver
+		// from besideSmallMaxN the improver takes a share, and the pieces
+		// are searched beside it
 		{"portgen", 250000, 2, SoloAuto, SoloPieces, -1}, {"portgen", 250000, 1, SoloAuto, SoloLK, -1},
-		{"portgen", 250000, 16, SoloAuto, SoloOff, 4}, {"portgen", 250000, 1, SoloAuto, SoloOff, 0},
+		{"portgen", 250000, 16, SoloAuto, SoloPieces, 4}, {"portgen", 250000, 1, SoloAuto, SoloPieces, 0},
 		{"portcgen", 250000, 2, SoloAuto, SoloOff, -1},
 	} {
 		in := enginetest.DIMACS(t, c.kind, c.n, uint64(c.n))
