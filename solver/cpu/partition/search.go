@@ -382,7 +382,7 @@ func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (*solver
 		return nil, ""
 	}
 	if mode == SoloPieces && len(env.In.FixedEdges) == 0 { // a start tour that keeps them stays
-		if q := piecesStart(d); q != nil {
+		if q := lkStart(t0, d); q != nil {
 			t0 = q
 		}
 	}

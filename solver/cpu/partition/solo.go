@@ -654,14 +654,12 @@ func (s *solo) queueKick(t [8]int32) {
 }
 
 // runSolos runs chained LK over the whole tour on each of env's workers,
-// searches from the same tour with their own random streams: the quick
-// Borůvka tour where there are coordinates (LK descends further from it),
-// the cities numbered along it, else t0.
+// searches from the same tour with their own random streams: lkStart's
+// where there are coordinates, the cities numbered along it, else t0.
 func runSolos(env *Env, t0 []int32, nb *neighbor.Lists, d *tour.Dist) {
-	xy, _ := sideBySide(d)
 	// the search's city i is perm[i] (nil: the same)
 	var perm []int32
-	if t := quickBoruvka(xy); t != nil {
+	if t := lkStart(t0, d); t != nil {
 		perm, t0 = t, make([]int32, len(t))
 		for i := range t0 {
 			t0[i] = int32(i)
