@@ -438,9 +438,9 @@ func TestSoloBareCities(t *testing.T) {
 	}
 }
 
-// TestLKStart: chained LK starts from the quick Borůvka
-// tour instead of a greedy one, but keeps a start tour already searched
-// (a user's, or the GPU's descent).
+// TestLKStart: chained LK starts from the quick Borůvka tour instead of
+// a greedy one, but keeps a start tour already searched (a user's, or
+// the GPU's descent).
 func TestLKStart(t *testing.T) {
 	in := uniformInstance(3000, 31)
 	pr := newTestPartRunWith(t, in, 2, func(o *Options) { o.KicksPerCity, o.SliceMS = 1, 0 }, solver.Aid{}, nil)

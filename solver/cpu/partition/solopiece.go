@@ -28,7 +28,7 @@ func lkStart(t0 []int32, d *tour.Dist) []int32 {
 const improvedStartShare = 0.95
 
 // improvedStart tells whether a start tour of length l, the quick Borůvka
-// tour being of length qb, is a searched tour that the pieces keep
+// tour being of length qb, is a searched tour that chained LK keeps
 // instead of the quick Borůvka tour.
 func improvedStart(l, qb int64) bool { return float64(l) < improvedStartShare*float64(qb) }
 
