@@ -93,3 +93,14 @@ func BenchmarkSoloKicks(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "kicks/s")
 }
+
+// BenchmarkQuickBoruvka: chained LK's start tour of 1,000,000 uniform
+// cities, in random order of id as DIMACS files hold them.
+func BenchmarkQuickBoruvka(b *testing.B) {
+	in := enginetest.DIMACS(b, "portgen", 1000000, 1000000)
+	xy, _ := sideBySide(tour.NewDist(in))
+	b.ResetTimer()
+	for range b.N {
+		quickBoruvka(xy)
+	}
+}

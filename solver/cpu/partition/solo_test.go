@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"cmp"
 	"slices"
 	"testing"
 
@@ -360,6 +361,26 @@ func TestSoloQuickBoruvka(t *testing.T) {
 		if dq, dg := descend(qb), descend(greedy); kind == "portcgen" && dq > dg {
 			t.Errorf("%s: descent from quick Borůvka %d, from greedy %d", kind, dq, dg)
 		}
+	}
+}
+
+// TestQBByX: the quick Borůvka passes take the cities in order of x, ties
+// (-0 and +0 among them) by id.
+func TestQBByX(t *testing.T) {
+	rng := newRNG(5, 5)
+	xs := []float64{-3.5, -0.0, 0, 2, 1e300, -1e-300, 7, 2}
+	xy := make([]float64, 0, 2000)
+	for range 1000 {
+		xy = append(xy, xs[rng.Intn(len(xs))]+float64(rng.Intn(3))*0.25, 0)
+	}
+	got := qbByX(xy, 1000)
+	want := make([]int32, 1000)
+	for c := range want {
+		want[c] = int32(c)
+	}
+	slices.SortStableFunc(want, func(a, b int32) int { return cmp.Compare(xy[2*a], xy[2*b]) })
+	if !slices.Equal(got, want) {
+		t.Fatalf("order %v…, want %v…", got[:12], want[:12])
 	}
 }
 

@@ -1,7 +1,6 @@
 package partition
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -23,27 +22,23 @@ func quickBoruvka(xy []float64) []int32 {
 	if q == nil {
 		return nil
 	}
-	order := make([]int32, n)
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		if c := cmp.Compare(xy[2*a], xy[2*b]); c != 0 {
-			return c
-		}
-		return int(a - b)
-	})
-	return q.join(order)
+	return q.join()
 }
 
 // qbGrid is quickBoruvka's grid of buckets over the cities' bounding
 // square, each bucket the cities in it still of degree below two, so
-// that a city's nearest partner is found from the buckets about it.
+// that a city's nearest partner is found from the buckets about it. It
+// numbers the cities by their rank in order of x (ties by id), the order
+// of the passes, so that they read its arrays in order.
 type qbGrid struct {
-	xy          []float64 // x and y of each city side by side
-	lox, loy, w float64   // the grid's corner and a bucket's side
-	g           int       // buckets a side
-	buckets     [][]int32
+	xy   []float64 // x and y of each rank side by side
+	id   []int32   // the city of each rank
+	cell []int32   // each rank's bucket
+	w    float64   // a bucket's side
+	g    int       // buckets a side
+	// bucket b is held[at[b] : at[b]+size[b]]: its ranks still of
+	// degree below two, in the order of their cities' ids
+	held, at, size []int32
 }
 
 // newQBGrid puts the n cities of xy in buckets of about two cities
@@ -59,34 +54,82 @@ func newQBGrid(xy []float64, n int) *qbGrid {
 	if w <= 0 {
 		return nil
 	}
-	q := &qbGrid{xy: xy, lox: lox, loy: loy, w: w, g: g, buckets: make([][]int32, g*g)}
-	for c := range int32(n) {
-		i, j := q.cell(c)
-		q.buckets[j*g+i] = append(q.buckets[j*g+i], c)
+	q := &qbGrid{xy: make([]float64, 2*n), id: qbByX(xy, n), cell: make([]int32, n), w: w, g: g,
+		held: make([]int32, n), at: make([]int32, g*g+1), size: make([]int32, g*g)}
+	rank := make([]int32, n)
+	for r, c := range q.id {
+		rank[c] = int32(r)
+		x, y := xy[2*c], xy[2*c+1]
+		q.xy[2*r], q.xy[2*r+1] = x, y
+		q.cell[r] = int32(min(g-1, int((y-loy)/w))*g + min(g-1, int((x-lox)/w)))
+	}
+	for _, b := range q.cell {
+		q.at[b+1]++
+	}
+	for b := range g * g {
+		q.at[b+1] += q.at[b]
+	}
+	for _, r := range rank {
+		b := q.cell[r]
+		q.held[q.at[b]+q.size[b]] = r
+		q.size[b]++
 	}
 	return q
 }
 
-// cell is the column and row of city c's bucket.
-func (q *qbGrid) cell(c int32) (int, int) {
-	return min(q.g-1, int((q.xy[2*c]-q.lox)/q.w)), min(q.g-1, int((q.xy[2*c+1]-q.loy)/q.w))
+// qbByX is the n cities of xy in order of x, ties by id: a stable radix
+// sort of the x's bits, 16 at a time, from the cities in order of id.
+func qbByX(xy []float64, n int) []int32 {
+	key := func(c int32) uint64 {
+		x := xy[2*c]
+		if x == 0 {
+			x = 0 // -0 as +0, which compare equal
+		}
+		b := math.Float64bits(x)
+		if b>>63 == 1 {
+			return ^b // negative: the larger the magnitude, the lower
+		}
+		return b | 1<<63
+	}
+	a, t := make([]int32, n), make([]int32, n)
+	for c := range a {
+		a[c] = int32(c)
+	}
+	var count [1 << 16]int
+	for shift := 0; shift < 64; shift += 16 {
+		clear(count[:])
+		for _, c := range a {
+			count[key(c)>>shift&0xffff]++
+		}
+		sum := 0
+		for i, k := range count {
+			count[i], sum = sum, sum+k
+		}
+		for _, c := range a {
+			d := key(c) >> shift & 0xffff
+			t[count[d]] = c
+			count[d]++
+		}
+		a, t = t, a
+	}
+	return a
 }
 
-// drop takes c out of its bucket once it is of degree two, as it can
-// join no more edges.
-func (q *qbGrid) drop(c int32) {
-	i, j := q.cell(c)
-	b := q.buckets[j*q.g+i]
-	k := slices.Index(b, c)
-	b[k] = b[len(b)-1]
-	q.buckets[j*q.g+i] = b[:len(b)-1]
+// drop takes rank v out of its bucket once it is of degree two, as it
+// can join no more edges.
+func (q *qbGrid) drop(v int32) {
+	b := q.cell[v]
+	held := q.held[q.at[b] : q.at[b]+q.size[b]]
+	k := slices.Index(held, v)
+	held[k] = held[len(held)-1]
+	q.size[b]--
 }
 
-// join links the cities pass after pass in order, each to its nearest
-// partner that can still join it, until one path holds every city, and
-// returns that path from an end.
-func (q *qbGrid) join(order []int32) []int32 {
-	n := len(order)
+// join links the cities pass after pass in order of x, each to its
+// nearest partner that can still join it, until one path holds every
+// city, and returns that path from its end of the lower id.
+func (q *qbGrid) join() []int32 {
+	n := len(q.id)
 	adj := make([][2]int32, n)
 	deg := make([]uint8, n)
 	other := make([]int32, n) // a path's end: the path's other end
@@ -94,7 +137,7 @@ func (q *qbGrid) join(order []int32) []int32 {
 		other[i] = int32(i)
 	}
 	for edges := 0; edges < n-1; {
-		for _, v := range order {
+		for v := range int32(n) {
 			if deg[v] == 2 || edges == n-1 {
 				continue
 			}
@@ -115,55 +158,64 @@ func (q *qbGrid) join(order []int32) []int32 {
 			}
 		}
 	}
-	// the one path, from an end
 	a := int32(-1)
-	for c := range int32(n) {
-		if deg[c] < 2 {
-			a = c
-			break
+	for v := range int32(n) {
+		if deg[v] < 2 && (a < 0 || q.id[v] < q.id[a]) {
+			a = v
 		}
 	}
 	t := make([]int32, 0, n)
-	for prev, c := int32(-1), a; len(t) < n; {
-		t = append(t, c)
-		next := adj[c][0]
+	for prev, v := int32(-1), a; len(t) < n; {
+		t = append(t, q.id[v])
+		next := adj[v][0]
 		if next == prev {
-			next = adj[c][1]
+			next = adj[v][1]
 		}
-		prev, c = c, next
+		prev, v = v, next
 	}
 	return t
 }
 
-// nearest is the city nearest v among those still in a bucket, other
+// nearest is the rank nearest v among those still in a bucket, other
 // than v and ov, the other end of v's path (an edge to it would close a
 // cycle), searched ring by ring of buckets out from v's; -1 if none.
 func (q *qbGrid) nearest(v, ov int32) int32 {
-	g, w := q.g, q.w
-	ci, cj := q.cell(v)
+	g := q.g
+	ci, cj := int(q.cell[v])%g, int(q.cell[v])/g
+	vx, vy := q.xy[2*v], q.xy[2*v+1]
 	best, bd := int32(-1), math.Inf(1)
-	for r := 0; r < g; r++ {
-		// every bucket at ring r lies at least (r-1)·w away
-		if best >= 0 && float64(r-1)*w > bd {
-			break
-		}
-		for j := cj - r; j <= cj+r; j++ {
-			if j < 0 || j >= g {
+	look := func(i, j int) {
+		b := j*g + i
+		for _, u := range q.held[q.at[b] : q.at[b]+q.size[b]] {
+			if u == v || u == ov {
 				continue
 			}
-			for i := ci - r; i <= ci+r; i++ {
-				if i < 0 || i >= g || (j != cj-r && j != cj+r && i != ci-r && i != ci+r) {
-					continue
+			dx, dy := q.xy[2*u]-vx, q.xy[2*u+1]-vy
+			if d := dx*dx + dy*dy; d < bd*bd || best < 0 {
+				best, bd = u, math.Sqrt(d)
+			}
+		}
+	}
+	for r := 0; r < g; r++ {
+		// every bucket at ring r lies at least (r-1)·w away
+		if best >= 0 && float64(r-1)*q.w > bd {
+			break
+		}
+		// ring r's buckets row by row, as a scan of its square would
+		// meet them, so that ties go to the same city
+		i0, i1 := max(0, ci-r), min(g-1, ci+r)
+		for j := max(0, cj-r); j <= min(g-1, cj+r); j++ {
+			if j == cj-r || j == cj+r {
+				for i := i0; i <= i1; i++ {
+					look(i, j)
 				}
-				for _, u := range q.buckets[j*g+i] {
-					if u == v || u == ov {
-						continue
-					}
-					dx, dy := q.xy[2*u]-q.xy[2*v], q.xy[2*u+1]-q.xy[2*v+1]
-					if d := dx*dx + dy*dy; d < bd*bd || best < 0 {
-						best, bd = u, math.Sqrt(d)
-					}
-				}
+				continue
+			}
+			if ci-r >= 0 {
+				look(ci-r, j)
+			}
+			if r > 0 && ci+r < g {
+				look(ci+r, j)
 			}
 		}
 	}
