@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tsplab/tsplab/solver/internal/parallel"
+	"github.com/tsplab/tsplab/solver/internal/radix"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/problem"
 )
@@ -97,41 +98,10 @@ func sortEdgesPacked(edges []candEdge) bool {
 	for x, e := range edges {
 		keys[x] = uint64(e.d)<<(2*vb) | uint64(e.a)<<vb | uint64(e.b)
 	}
-	radixSort(keys, db+2*vb)
+	radix.Sort(keys, db+2*vb, nil)
 	mask := uint64(1)<<vb - 1
 	for x, k := range keys {
 		edges[x] = candEdge{int64(k >> (2 * vb)), int32(k >> vb & mask), int32(k & mask)}
 	}
 	return true
-}
-
-// radixSort is an LSD radix sort of keys with used bits, 11 bits a pass, skipping digits all share.
-func radixSort(keys []uint64, used uint) {
-	const digit = 11
-	const mask = 1<<digit - 1
-	src, dst := keys, make([]uint64, len(keys))
-	var count [1 << digit]int
-	for shift := uint(0); shift < used; shift += digit {
-		clear(count[:])
-		for _, k := range src {
-			count[k>>shift&mask]++
-		}
-		if count[src[0]>>shift&mask] == len(src) {
-			continue
-		}
-		sum := 0
-		for d, c := range count {
-			count[d] = sum
-			sum += c
-		}
-		for _, k := range src {
-			d := k >> shift & mask
-			dst[count[d]] = k
-			count[d]++
-		}
-		src, dst = dst, src
-	}
-	if &src[0] != &keys[0] {
-		copy(keys, src)
-	}
 }

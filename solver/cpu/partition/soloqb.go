@@ -3,6 +3,8 @@ package partition
 import (
 	"math"
 	"slices"
+
+	"github.com/tsplab/tsplab/solver/internal/radix"
 )
 
 // quickBoruvka is a start tour for chained LK of the cities whose x and
@@ -77,42 +79,25 @@ func newQBGrid(xy []float64, n int) *qbGrid {
 	return q
 }
 
-// qbByX is the n cities of xy in order of x, ties by id: a stable radix
-// sort of the x's bits, 16 at a time, from the cities in order of id.
+// qbByX is the n cities of xy in order of x, ties by id: their x's bits
+// as keys that order as the numbers, radix-sorted.
 func qbByX(xy []float64, n int) []int32 {
-	key := func(c int32) uint64 {
+	keys, order := make([]uint64, n), make([]int32, n)
+	for c := range n {
 		x := xy[2*c]
 		if x == 0 {
 			x = 0 // -0 as +0, which compare equal
 		}
 		b := math.Float64bits(x)
 		if b>>63 == 1 {
-			return ^b // negative: the larger the magnitude, the lower
+			b = ^b // negative: the larger the magnitude, the lower
+		} else {
+			b |= 1 << 63
 		}
-		return b | 1<<63
+		keys[c], order[c] = b, int32(c)
 	}
-	a, t := make([]int32, n), make([]int32, n)
-	for c := range a {
-		a[c] = int32(c)
-	}
-	var count [1 << 16]int
-	for shift := 0; shift < 64; shift += 16 {
-		clear(count[:])
-		for _, c := range a {
-			count[key(c)>>shift&0xffff]++
-		}
-		sum := 0
-		for i, k := range count {
-			count[i], sum = sum, sum+k
-		}
-		for _, c := range a {
-			d := key(c) >> shift & 0xffff
-			t[count[d]] = c
-			count[d]++
-		}
-		a, t = t, a
-	}
-	return a
+	radix.Sort(keys, 64, order)
+	return order
 }
 
 // drop takes rank v out of its bucket once it is of degree two, as it
