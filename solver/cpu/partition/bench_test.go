@@ -104,3 +104,27 @@ func BenchmarkQuickBoruvka(b *testing.B) {
 		quickBoruvka(xy)
 	}
 }
+
+// BenchmarkLKPieceSetup times what a round spends on one piece before
+// chained LK searches it: the piece's restricted lists (prepare) and the
+// search's symmetric candidate graph (newSolo), on pieces of 20,000 of
+// 1,000,000 uniform cities in random order of id.
+func BenchmarkLKPieceSetup(b *testing.B) {
+	in := uniformInstance(1000000, 1)
+	pr := newTestPartRun(b, in, 16, nil)
+	pr.lkSeen = make([]uint64, in.N)
+	pr.cut(0, 0)
+	rng := newRNG(1, 1)
+	b.ResetTimer()
+	for i := range b.N {
+		seg := i % len(pr.segs)
+		pr.prepare(seg)
+		sg := pr.segs[seg]
+		t0 := make([]int32, sg.m)
+		for j := range t0 {
+			t0[j] = int32(j)
+		}
+		newSolo(t0, 0, &neighbor.Lists{K: sg.k, List: sg.nb[:sg.m*sg.k]}, sg.d, rng, sg.edges)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(pr.segs[0].m), "ns/city")
+}

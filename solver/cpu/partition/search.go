@@ -3,10 +3,8 @@
 package partition
 
 import (
-	"cmp"
 	"context"
 	"math"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -873,7 +871,10 @@ func (pr *partRun) restrict(i int) {
 		ct := sg.cities[j]
 		out := false
 		for _, x := range pr.nb[0].Of(int(ct)) {
-			out = out || pr.segOf[x] != int32(i)
+			if pr.segOf[x] != int32(i) {
+				out = true
+				break
+			}
 		}
 		pr.border[ct] = out
 		buf = pr.segCands(sg, int32(i), int32(j), from, first, buf)
@@ -887,10 +888,6 @@ type segCand struct {
 	d     int64
 	x, ct int32
 }
-
-// bySegDist orders candidates nearest first, ties by city as in the
-// global lists.
-func bySegDist(a, b segCand) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.ct, b.ct)) }
 
 // restrictFrom is where segment i's lists come from: from[0] first, then
 // from[1] to fill up (first), or both merged by distance.
@@ -933,7 +930,7 @@ func (pr *partRun) segCands(sg *partSeg, seg, j int32, from [2]*neighbor.Lists, 
 		}
 		if li == 1 && first {
 			// the quadrant candidates inside stay, the rest fill up
-			slices.SortFunc(buf, bySegDist)
+			sortSegCands(buf)
 			kept = len(buf)
 		}
 		for _, x := range lists.Of(int(ct)) {
@@ -950,10 +947,23 @@ func (pr *partRun) segCands(sg *partSeg, seg, j int32, from [2]*neighbor.Lists, 
 			}
 		}
 	}
-	slices.SortFunc(buf[kept:], bySegDist)
+	sortSegCands(buf[kept:])
 	buf = buf[:min(sg.k, len(buf))]
-	slices.SortFunc(buf, bySegDist)
+	sortSegCands(buf)
 	return buf
+}
+
+// sortSegCands orders a city's few candidates nearest first, ties by city
+// as in the global lists, by insertion: rows are short and nearly in
+// order, where a general sort's calls cost more than its moves.
+func sortSegCands(c []segCand) {
+	for i := 1; i < len(c); i++ {
+		x, j := c[i], i
+		for ; j > 0 && (c[j-1].d > x.d || c[j-1].d == x.d && c[j-1].ct > x.ct); j-- {
+			c[j] = c[j-1]
+		}
+		c[j] = x
+	}
 }
 
 // fillRow writes the candidates of city j (of m) into row, padded to

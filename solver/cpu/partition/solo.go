@@ -1,9 +1,7 @@
 package partition
 
 import (
-	"cmp"
 	"math"
-	"slices"
 	"sync"
 	"time"
 
@@ -179,18 +177,31 @@ func (s *solo) symmetric(nb *neighbor.Lists) {
 			fill[c]++
 		}
 	}
+	// each row in place without repeats (seen: the row's city plus one),
+	// then nearest first, ties by city
+	seen := deg[:n]
+	clear(seen)
 	w := int32(0)
-	for c := 0; c < n; c++ {
+	for c := int32(0); c < int32(n); c++ {
 		lo, hi := s.at[c], s.at[c+1]
-		row := s.nb[lo:hi]
-		slices.SortFunc(row, func(a, b soloCand) int { return int(a.c - b.c) })
-		row = slices.CompactFunc(row, func(a, b soloCand) bool { return a.c == b.c })
-		for i := range row {
-			row[i].d = int32(min(s.dist(int32(c), row[i].c), soloFar))
-		}
-		slices.SortStableFunc(row, func(a, b soloCand) int { return cmp.Compare(a.d, b.d) })
 		s.at[c] = w
-		w += int32(copy(s.nb[w:], row))
+		start := w
+		for _, e := range s.nb[lo:hi] {
+			if seen[e.c] == c+1 {
+				continue
+			}
+			seen[e.c] = c + 1
+			s.nb[w] = soloCand{int32(min(s.dist(c, e.c), soloFar)), e.c}
+			w++
+		}
+		row := s.nb[start:w]
+		for i := 1; i < len(row); i++ {
+			x, j := row[i], i
+			for ; j > 0 && (row[j-1].d > x.d || row[j-1].d == x.d && row[j-1].c > x.c); j-- {
+				row[j] = row[j-1]
+			}
+			row[j] = x
+		}
 	}
 	s.at[n] = w
 	s.nb = s.nb[:w:w]
