@@ -130,6 +130,35 @@ func TestSoloAlternate(t *testing.T) {
 	}
 }
 
+// TestSoloHopeless: where hopeless says an alternate step's tour can
+// gain nothing, the step from it at levels 2 and 3 indeed finds no flip
+// and no gain; and hopeless says so for some gains and not for others.
+func TestSoloHopeless(t *testing.T) {
+	s, _ := soloFixture(t, 1500, 12)
+	rng := newRNG(5, 0)
+	hopeless, not := 0, 0
+	for range 20000 {
+		t1 := int32(rng.Intn(1500))
+		last := s.l.Next(t1)
+		G := int64(rng.Intn(int(3 * s.nearest(last))))
+		if !s.hopeless(t1, last, G) {
+			not++
+			continue
+		}
+		hopeless++
+		for level := 2; level <= 3; level++ {
+			mark := len(s.log)
+			s.best, s.bestAt = 0, 0
+			if s.step(t1, last, G, level, mark) || len(s.log) != mark || s.best != 0 {
+				t.Fatalf("hopeless from %d, %d with gain %d, but the step at level %d found %d (%d flips)", t1, last, G, level, s.best, len(s.log)-mark)
+			}
+		}
+	}
+	if hopeless == 0 || not == 0 {
+		t.Errorf("hopeless %d times and not %d: both expected", hopeless, not)
+	}
+}
+
 // TestSoloSymmetric: the candidate graph holds every list's edge both
 // ways, once, without a city's own, each row nearest first.
 func TestSoloSymmetric(t *testing.T) {

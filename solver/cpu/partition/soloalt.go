@@ -106,6 +106,9 @@ func (s *solo) altThird(t1, t2, t3, t4 int32, g2 int64, mark int) bool {
 			}
 			continue
 		}
+		if s.hopeless(t1, t6, G) {
+			continue
+		}
 		// t1 [t2..t6][t5..t3] t4 to t1 [t6..t2][t3..t5] t4, or
 		// t1 [t2..t5][t6..t3] t4 to t1 [t6..t3][t2..t5] t4
 		if !e.side {
@@ -146,6 +149,9 @@ func (s *solo) altFourth(t1, t2, t3, t4, t5, t6, t4n int32, G int64, mark int) b
 	}
 	for _, f := range c7 {
 		t7, t8 := f.a, f.b
+		if s.hopeless(t1, t8, G-f.diff) {
+			continue
+		}
 		// t1 [t2..t8][t7..t3][t4..t6] t5 to
 		// t1 [t8..t2][t3..t7][t6..t4] t5, or
 		// t1 [t2..t7][t8..t3][t4..t6] t5 to
@@ -191,6 +197,16 @@ func (s *solo) altGo(t1, last int32, G int64, level, mark int, t ...int32) bool 
 	}
 	s.undo(mark)
 	return false
+}
+
+// hopeless tells whether an alternate step whose tour would have last
+// next to t1, its gain G before the closing edge, can gain nothing that
+// altGo would keep: no best close yet, the closing edge gains no more,
+// and the plain step at levels 2 and 3 (a floor of 0) finds no candidate
+// of last nearer than G. Its flips would only be undone, so they are
+// not made.
+func (s *solo) hopeless(t1, last int32, G int64) bool {
+	return s.best <= 0 && G-s.dist(last, t1) <= s.best && G <= s.nearest(last)
 }
 
 // succ is the city after x in the direction fwd (Next, else Prev).
