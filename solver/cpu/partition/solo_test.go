@@ -141,6 +141,7 @@ func TestSoloHopeless(t *testing.T) {
 		t1 := int32(rng.Intn(1500))
 		last := s.l.Next(t1)
 		G := int64(rng.Intn(int(3 * s.nearest(last))))
+		s.best, s.bestAt = 0, 0
 		if !s.hopeless(t1, last, G) {
 			not++
 			continue
@@ -148,7 +149,6 @@ func TestSoloHopeless(t *testing.T) {
 		hopeless++
 		for level := 2; level <= 3; level++ {
 			mark := len(s.log)
-			s.best, s.bestAt = 0, 0
 			if s.step(t1, last, G, level, mark) || len(s.log) != mark || s.best != 0 {
 				t.Fatalf("hopeless from %d, %d with gain %d, but the step at level %d found %d (%d flips)", t1, last, G, level, s.best, len(s.log)-mark)
 			}
