@@ -495,7 +495,7 @@ func TestLKStart(t *testing.T) {
 	in := uniformInstance(3000, 31)
 	pr := newTestPartRunWith(t, in, 2, func(o *Options) { o.KicksPerCity, o.SliceMS = 1, 0 }, solver.Aid{}, nil)
 	greedy := slices.Clone(pr.t)
-	if got := lkStart(greedy, pr.d); slices.Equal(got, greedy) || !isTour(got, in.N) {
+	if got := lkStart(greedy, pr.d); slices.Equal(got, greedy) || solver.ValidateTour(runctl.ToInt(got), in.N) != nil {
 		t.Fatalf("from the greedy tour (%d): the same tour or not a tour, want the quick Borůvka tour", pr.d.Length(greedy))
 	}
 	rng := newRNG(4, 0)
@@ -506,16 +506,4 @@ func TestLKStart(t *testing.T) {
 	if got := lkStart(searched, pr.d); !slices.Equal(got, searched) || &got[0] == &searched[0] {
 		t.Fatalf("a searched start (%d, greedy %d) replaced by a tour of %d, or not copied", pr.d.Length(searched), pr.d.Length(greedy), pr.d.Length(got))
 	}
-}
-
-// isTour tells whether t visits each of n cities once.
-func isTour(t []int32, n int) bool {
-	seen := make([]bool, n)
-	for _, c := range t {
-		if c < 0 || int(c) >= n || seen[c] {
-			return false
-		}
-		seen[c] = true
-	}
-	return len(t) == n
 }

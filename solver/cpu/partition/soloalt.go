@@ -206,7 +206,9 @@ func (s *solo) altGo(t1, last int32, G int64, level, mark int, t ...int32) bool 
 // of last nearer than G. Its flips would only be undone, so they are
 // not made.
 func (s *solo) hopeless(t1, last int32, G int64) bool {
-	return s.best <= 0 && G-s.dist(last, t1) <= s.best && G <= s.nearest(last)
+	// the row's first candidate before the closing edge's distance, which
+	// altGo computes again where the step goes on
+	return s.best <= 0 && G <= s.nearest(last) && G-s.dist(last, t1) <= s.best
 }
 
 // succ is the city after x in the direction fwd (Next, else Prev).
