@@ -7,13 +7,12 @@ import (
 )
 
 // The sizes whose stitch is paced by its gain per second
-// (docs/DECISIONS.md#stitch-pace): from where the partition
-// search starts to below stitchPaceMaxN cities, the sizes where it was
-// measured; above, at a million cities, a stitch of an eighth of the
-// round fell behind one of a half (docs/DECISIONS.md#stitch).
+// (docs/DECISIONS.md#stitch-pace): where chained Lin–Kernighan searches
+// the pieces, from where the partition search starts to soloAutoMaxN
+// cities, the sizes where it was measured.
 const (
 	stitchPaceMinN = strategy.PartitionMinN
-	stitchPaceMaxN = 200_000
+	stitchPaceMaxN = soloAutoMaxN
 )
 
 // stitchMinShare bounds the paced stitch from below: at least one
@@ -33,12 +32,12 @@ type stitchPace struct {
 }
 
 // paced tells whether this run's stitch is paced by its gain per second:
-// on instances from stitchPaceMinN to below stitchPaceMaxN cities that
+// on instances of stitchPaceMinN to stitchPaceMaxN cities that
 // are not clustered (there the stitch's quadrant lists reach across the
 // gaps between clusters, a gain its own rate does not show).
 func (pr *partRun) paced() bool {
 	n := pr.env.In.N
-	return n >= stitchPaceMinN && n < stitchPaceMaxN && !pr.clustered
+	return n >= stitchPaceMinN && n <= stitchPaceMaxN && !pr.clustered
 }
 
 // record adds one round: its searches gained gs in ds, its stitch gt in

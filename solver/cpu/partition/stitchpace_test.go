@@ -55,8 +55,9 @@ func TestStitchPaced(t *testing.T) {
 	}{
 		{100_000, false, true},
 		{strategy.PartitionMinN, false, true},
-		{stitchPaceMaxN, false, false},
-		{1_000_000, false, false},
+		{1_000_000, false, true},
+		{stitchPaceMaxN, false, true},
+		{stitchPaceMaxN + 1, false, false},
 		{100_000, true, false},
 	} {
 		pr := &partRun{env: &Env{In: &solver.Instance{N: c.n}}, clustered: c.clustered}
