@@ -1,9 +1,13 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/tsplab/tsplab/solver"
@@ -198,9 +202,36 @@ func UnitName(in *solver.Instance) string {
 	return "file units"
 }
 
-// WriteJSON writes the report as indented JSON followed by a newline.
+// WriteJSON writes the report as indented JSON followed by a newline, the tour's ids on one line: indented one a line
+// they made ten million cities' report 128 MB, a second to write.
 func (rep Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rep)
+	tour := rep.Tour
+	rep.Tour = nil
+	head, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	// the tour is the last field: head ends with its null, which the ids replace
+	const tail = "null\n}"
+	if !bytes.HasSuffix(head, []byte(`"tour": `+tail)) {
+		return errors.New("report: the tour is not the JSON record's last field")
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.Write(head[:len(head)-len(tail)])
+	if tour == nil {
+		bw.WriteString("null")
+	} else {
+		buf := make([]byte, 0, 24)
+		bw.WriteByte('[')
+		for i, c := range tour {
+			buf = buf[:0]
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			bw.Write(strconv.AppendInt(buf, int64(c), 10))
+		}
+		bw.WriteByte(']')
+	}
+	bw.WriteString("\n}\n")
+	return bw.Flush()
 }

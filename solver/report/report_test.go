@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -35,6 +36,29 @@ func TestReportJSON(t *testing.T) {
 	tour := m["tour"].([]any)
 	if len(tour) != 4 || tour[0].(float64) != 1 || tour[1].(float64) != 3 {
 		t.Errorf("tour %v, want 1-based [1 3 2 4]", tour)
+	}
+	if !bytes.Contains(buf.Bytes(), []byte("\n  \"tour\": [1,3,2,4]\n}\n")) {
+		t.Errorf("the tour's ids not on the record's last line: %s", buf.String())
+	}
+	// the same record as encoding/json's, field for field
+	var mine, ref Report
+	refJSON, err := json.Marshal(New(in, r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(buf.Bytes(), &mine); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(refJSON, &ref); err != nil {
+		t.Fatal(err)
+	}
+	if g, w := fmt.Sprintf("%+v", mine), fmt.Sprintf("%+v", ref); g != w {
+		t.Errorf("WriteJSON's record\n%s\nencoding/json's\n%s", g, w)
+	}
+	// a report without a tour keeps its null
+	buf.Reset()
+	if err := (Report{}).WriteJSON(&buf); err != nil || !bytes.HasSuffix(buf.Bytes(), []byte("\"tour\": null\n}\n")) {
+		t.Errorf("no tour: %v %s", err, buf.String())
 	}
 
 	in.Optimum = 40
