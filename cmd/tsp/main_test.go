@@ -250,19 +250,25 @@ func TestCommandStart(t *testing.T) {
 // speak of at a few thousand) and at least half the time reading took,
 // more when the tour is written: a machine that read slowly ends slowly.
 func TestEndReserve(t *testing.T) {
-	if r := endReserve(10_000_000, time.Second, false); r < 500*time.Millisecond || r > time.Second {
+	if r := endReserve(10_000_000, time.Second, 0); r < 500*time.Millisecond || r > time.Second {
 		t.Errorf("endReserve(10M, read 1 s) = %v, want 0.5-1 s", r)
 	}
-	if r := endReserve(5000, time.Millisecond, true); r > time.Millisecond {
+	if r := endReserve(5000, time.Millisecond, 1); r > time.Millisecond {
 		t.Errorf("endReserve(5000) = %v, want under a millisecond", r)
 	}
-	if r := endReserve(10_000_000, 5*time.Second, false); r != 2500*time.Millisecond {
+	if r := endReserve(10_000_000, 5*time.Second, 0); r != 2500*time.Millisecond {
 		t.Errorf("endReserve(10M, read 5 s) = %v, want 2.5 s", r)
 	}
-	if r, w := endReserve(10_000_000, 4*time.Second, false), endReserve(10_000_000, 4*time.Second, true); w <= r {
+	if r, w := endReserve(10_000_000, 4*time.Second, 0), endReserve(10_000_000, 4*time.Second, 1); w <= r {
 		t.Errorf("writing the tour reserves nothing more: %v, %v", r, w)
 	}
-	res := endReserve(10_000_000, 0, false)
+	if one, two := endReserve(10_000_000, 4*time.Second, 1), endReserve(10_000_000, 4*time.Second, tourOutputs("t.tour", "r.json")); two <= one {
+		t.Errorf("--out and --json reserve no more than one of them: %v, %v", one, two)
+	}
+	if k := tourOutputs("", "r.json"); k != 1 {
+		t.Errorf("tourOutputs(\"\", r.json) = %d, want 1", k)
+	}
+	res := endReserve(10_000_000, 0, 0)
 	start := time.Now().Add(-time.Second)
 	ctx, cancel := runContext(context.Background(), start, 60*time.Second, res)
 	defer cancel()

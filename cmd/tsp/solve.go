@@ -60,7 +60,7 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	in = rt.in
 	// --time counts from the command's start: reading a large instance is spent from the same budget, and so is the end of the run after the engine's deadline
 	read := time.Since(start)
-	reserve := endReserve(in.N, read, r.out != "")
+	reserve := endReserve(in.N, read, tourOutputs(r.out, r.json))
 	plan, err := pl.Prepare(choice.Engine, in, p)
 	if err != nil {
 		return prepareError(choice.Engine, err)
@@ -170,15 +170,25 @@ const endNsPerCity = 80
 // down alike on a loaded machine (docs/DECISIONS.md#time-from-process-start).
 const endReadShare = 0.5
 
-// endOutShare is what writing --out adds to the end, as a share of the reading time.
+// endOutShare is what writing one file with the tour (--out, or --json, whose report holds it) adds to the end, as
+// a share of the reading time.
 const endOutShare = 0.25
 
-// endReserve is the part of --time kept for a run's end: the larger of endNsPerCity and the read share.
-func endReserve(n int, read time.Duration, out bool) time.Duration {
-	share := endReadShare
-	if out {
-		share += endOutShare
+// tourOutputs is how many of the paths name a file the run's end writes the tour to ("" none, "-" stdout counts).
+func tourOutputs(paths ...string) int {
+	k := 0
+	for _, p := range paths {
+		if p != "" {
+			k++
+		}
 	}
+	return k
+}
+
+// endReserve is the part of --time kept for a run's end, outs files with the tour written in it: the larger of
+// endNsPerCity and the read share.
+func endReserve(n int, read time.Duration, outs int) time.Duration {
+	share := endReadShare + float64(outs)*endOutShare
 	return max(time.Duration(n)*endNsPerCity*time.Nanosecond, time.Duration(float64(read)*share))
 }
 
