@@ -14,7 +14,8 @@ type EAX struct {
 	K  int
 	// Fixed are edges no join may remove (read on the first call).
 	Fixed [][2]int
-	// Done, when set, ends Improve's trials once true (a 100,000-city child's take a good part of a second).
+	// Done, when set, ends Improve's trials once true, also between the joins of a trial (a 100,000-city child's take a
+	// good part of a second; on a clustered instance one join may try every pair of cities of two subtours).
 	Done func() bool
 
 	n       int
@@ -104,7 +105,7 @@ func (e *EAX) Improve(d Distancer, a, b []int32, lenA int64, seed uint64, out []
 		}
 		st.Tried++
 		e.undo = e.undo[:0]
-		delta, ok := e.apply(d, ci)
+		delta, ok := e.apply(d, ci, e.Done)
 		e.revert()
 		if ok && delta < bestDelta {
 			bestCI, bestDelta = ci, delta
@@ -112,7 +113,7 @@ func (e *EAX) Improve(d Distancer, a, b []int32, lenA int64, seed uint64, out []
 	}
 	if bestCI >= 0 {
 		e.undo = e.undo[:0]
-		e.apply(d, bestCI)
+		e.apply(d, bestCI, nil) // joined once already: it joins again
 		st.Length += bestDelta
 		st.Taken++
 	}
@@ -303,13 +304,17 @@ func (e *EAX) revert() {
 
 func (e *EAX) isFixed(x, y int32) bool { return e.fixed[x][0] == y || e.fixed[x][1] == y }
 
-// apply exchanges cycle i's edges and joins the subtours, returning the change.
-func (e *EAX) apply(d Distancer, i int) (int64, bool) {
+// apply exchanges cycle i's edges and joins the subtours, returning the change; false when they cannot be joined or
+// stop (nil: never) turns true first.
+func (e *EAX) apply(d Distancer, i int, stop func() bool) (int64, bool) {
 	c := e.cycle(i)
 	delta := e.exchange(d, c)
 	comps := e.label(c)
 	for comps > 1 {
-		dd, ok := e.join(d)
+		if stop != nil && stop() {
+			return 0, false
+		}
+		dd, ok := e.join(d, stop)
 		if !ok {
 			return 0, false
 		}
@@ -462,8 +467,9 @@ func (e *EAX) cities(dst []int32, id int) []int32 {
 	}
 }
 
-// join merges the smallest subtour into another by the cheapest 2-exchange at a candidate of its cities.
-func (e *EAX) join(d Distancer) (int64, bool) {
+// join merges the smallest subtour into another by the cheapest 2-exchange at a candidate of its cities, else at any
+// city of another subtour; false when there is none, or stop (nil: never) turns true during that search of all pairs.
+func (e *EAX) join(d Distancer, stop func() bool) (int64, bool) {
 	small := e.smallest()
 	u0 := e.markMembers(small)
 	mv := joinMove{gain: int64(1) << 62, u: -1, u2: -1, c: -1, c2: -1}
@@ -483,6 +489,9 @@ func (e *EAX) join(d Distancer) (int64, bool) {
 			}
 			others = e.cities(others[:0], j)
 			for _, u := range u0 {
+				if stop != nil && stop() {
+					return 0, false
+				}
 				for _, c := range others {
 					e.tryJoin(d, u, c, &mv)
 				}

@@ -143,7 +143,7 @@ func TestEAXBestCycle(t *testing.T) {
 					continue
 				}
 				e.undo = e.undo[:0]
-				delta, ok := e.apply(in, ci)
+				delta, ok := e.apply(in, ci, nil)
 				e.revert()
 				tried++
 				if ok && delta < best {
@@ -206,6 +206,31 @@ func TestEAXDone(t *testing.T) {
 	st := e.Improve(in, a, b, la, 1, out)
 	if st.Tried != 0 || st.Taken != 0 || st.Length != la || !slices.Equal(out, a) || calls != 1 {
 		t.Errorf("done from the start: %+v, %d calls of Done, child equal to a: %v", st, calls, slices.Equal(out, a))
+	}
+}
+
+// TestEAXDoneMidTrial: Done turning true at any of its calls, between the
+// joins of a trial too, leaves a child that is a tour of the length
+// Improve reports, no longer than a.
+func TestEAXDoneMidTrial(t *testing.T) {
+	in := instance(t, 1000, 5)
+	nb := neighbor.Nearest(in, 8)
+	r := rand.New(rand.NewPCG(5, 5))
+	a, b := randomTour(in.N, r), randomTour(in.N, r)
+	twoOpt(in, a, nb)
+	twoOpt(in, b, nb)
+	la := length(in, a)
+	out := make([]int32, in.N)
+	e := eaxFor(in)
+	all := 0
+	e.Done = func() bool { all++; return false }
+	if st := e.Improve(in, a, b, la, 1, out); st.Taken == 0 || all < 3 {
+		t.Fatalf("want a trial with joins and a cycle taken: %+v, %d calls of Done", st, all)
+	}
+	for k := 1; k < all; k++ {
+		calls := 0
+		e.Done = func() bool { calls++; return calls > k }
+		checkImproved(t, in, a, out, e.Improve(in, a, b, la, 1, out))
 	}
 }
 
@@ -290,7 +315,7 @@ func TestEAXSubtours(t *testing.T) {
 				}
 				check("labelled", got)
 				for left := got; left > 1; left-- {
-					if _, ok := e.join(in); !ok {
+					if _, ok := e.join(in, nil); !ok {
 						break
 					}
 					check("joined", left-1)
