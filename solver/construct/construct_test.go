@@ -108,6 +108,30 @@ func TestGreedyUsesShortEdges(t *testing.T) {
 	}
 }
 
+// TestCurveOrder: the curve visits the cities by increasing curve index,
+// cities of one cell (here many: points on a coarse grid, duplicates
+// too) in file order.
+func TestCurveOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	n := 50000
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range n {
+		x[i], y[i] = float64(rng.IntN(300)), float64(rng.IntN(200))*1e6
+	}
+	in := problem.NewCoordInstance("grid", problem.Euc2D, x, y, nil)
+	got := SpaceFillingCurve(in)
+	scale := float64(uint32(1)<<hilbertOrder-1) / 199e6
+	key := func(c int) uint64 {
+		return hilbertIndex(uint32(clampUnit(x[c]*scale)), uint32(clampUnit(y[c]*scale)))
+	}
+	for p := 1; p < n; p++ {
+		a, b := got[p-1], got[p]
+		if ka, kb := key(a), key(b); ka > kb || ka == kb && a > b {
+			t.Fatalf("positions %d, %d: cities %d (index %d), %d (index %d) out of order", p-1, p, a, ka, b, kb)
+		}
+	}
+}
+
 func TestHilbertIndexBijective(t *testing.T) {
 	// On the coarsest levels the curve visits every cell once and moves
 	// between neighbouring cells: check a 2^16 curve restricted to the

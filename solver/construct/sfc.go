@@ -2,8 +2,9 @@ package construct
 
 import (
 	"math"
-	"slices"
 
+	"github.com/tsplab/tsplab/solver/internal/parallel"
+	"github.com/tsplab/tsplab/solver/internal/radix"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/problem"
 )
@@ -37,17 +38,20 @@ func SpaceFillingCurve(in *problem.Instance) []int {
 	if span > 0 && !math.IsInf(span, 0) {
 		scale = float64(uint32(1)<<hilbertOrder-1) / span
 	}
-	// Sort (curve index, city) packed in one word: ties keep file order.
-	keys := make([]uint64, n)
-	for i := range n {
-		x := uint32(clampUnit((in.X[i] - minX) * scale))
-		y := uint32(clampUnit((in.Y[i] - minY) * scale))
-		keys[i] = hilbertIndex(x, y)<<32 | uint64(i)
-	}
-	slices.Sort(keys)
+	// the cities by curve index, a stable radix sort so that ties keep file order: at ten million cities 1.6 s of a
+	// comparison sort was most of a stopped run's end, which compares its tour with this one
+	keys, ids := make([]uint64, n), make([]int32, n)
+	parallel.For(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			x := uint32(clampUnit((in.X[i] - minX) * scale))
+			y := uint32(clampUnit((in.Y[i] - minY) * scale))
+			keys[i], ids[i] = hilbertIndex(x, y), int32(i)
+		}
+	})
+	radix.Sort(keys, 2*hilbertOrder, ids)
 	t := make([]int, n)
-	for p, k := range keys {
-		t[p] = int(uint32(k))
+	for p, c := range ids {
+		t[p] = int(c)
 	}
 	return t
 }
