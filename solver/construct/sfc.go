@@ -38,8 +38,8 @@ func SpaceFillingCurve(in *problem.Instance) []int {
 	if span > 0 && !math.IsInf(span, 0) {
 		scale = float64(uint32(1)<<hilbertOrder-1) / span
 	}
-	// the cities by curve index, a stable radix sort so that ties keep file order: at ten million cities 1.6 s of a
-	// comparison sort was most of a stopped run's end, which compares its tour with this one
+	// the cities by curve index, a stable radix sort so that ties keep file order: a comparison sort takes 1.6 s of
+	// ten million cities, most of the end of a stopped run, which compares its tour with this one
 	keys, ids := make([]uint64, n), make([]int32, n)
 	parallel.For(n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {

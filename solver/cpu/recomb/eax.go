@@ -15,7 +15,7 @@ type EAX struct {
 	// Fixed are edges no join may remove (read on the first call).
 	Fixed [][2]int
 	// Done, when set, ends Improve's trials once true, also between the joins of a trial (a 100,000-city child's take a
-	// good part of a second; on a clustered instance one join may try every pair of cities of two subtours).
+	// good part of a second, and on a clustered instance a trial's joins can run for seconds).
 	Done func() bool
 
 	n       int
@@ -113,7 +113,7 @@ func (e *EAX) Improve(d Distancer, a, b []int32, lenA int64, seed uint64, out []
 	}
 	if bestCI >= 0 {
 		e.undo = e.undo[:0]
-		e.apply(d, bestCI, nil) // joined once already: it joins again
+		e.apply(d, bestCI, nil) // its trial joined it whole: the same joins again, never cut short
 		st.Length += bestDelta
 		st.Taken++
 	}
