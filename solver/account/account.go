@@ -161,6 +161,8 @@ type TourWindowsAccount struct {
 	Gain     float64 `json:"gain"`
 	// Rejected is the shorter cells dropped because their splices would cut the tour into cycles.
 	Rejected int `json:"rejected,omitempty"`
+	// WholeLists is the windows searched on alpha lists of the whole instance's ascent, made on the accelerator.
+	WholeLists int `json:"whole_lists,omitempty"`
 }
 
 // GPUAccount is the GPU's share of a run.

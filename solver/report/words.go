@@ -221,6 +221,9 @@ func Lines(in *solver.Instance, acc solver.Account) []string {
 	if w := acc.TourWindows; w != nil {
 		add("windows of the tour from %.1f s: %s cities each, %s a window, %s; %s searched, %s shortened by %s, %s dropped because other windows had changed the tour meanwhile", w.From,
 			count(w.Size), Plural(w.Cores, "core"), Plural(w.Rounds, "round"), Plural(w.Searched, "window"), count(w.Improved), Length(in, w.Gain), count(w.Rejected))
+		if w.WholeLists > 0 {
+			add("%s of them on alpha lists from the GPU's ascent of the whole instance rather than an ascent of their own", count(w.WholeLists))
+		}
 	}
 	out = append(out, gpuLines(acc.GPU)...)
 	if g := gainWords(acc.LastGain); g != "" {

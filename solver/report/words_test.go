@@ -25,6 +25,8 @@ func fullAccount() solver.Account {
 		EAX:      &solver.EAXAccount{Populations: 1, Tours: 31, FromGPU: 1, Generations: 29, FirstBest: 4776.9125, Best: 4700.3281},
 		Restarts: &solver.RestartAccount{Count: 1, Gained: 1},
 		Windows:  &solver.WindowsAccount{Improved: 1, Gain: 123456.5, Refused: 3, Share: 0.5},
+		TourWindows: &solver.TourWindowsAccount{From: 11.6, Size: 6250, Cores: 1, Rounds: 5, Searched: 1280, Improved: 1190, Gain: 809410,
+			Rejected: 2, WholeLists: 1234},
 		GPU: &solver.GPUAccount{Rounds: 1, TourSlots: 1024, Improved: 98765, Kicks: 1, Entered: 1, Bests: 1, Members: 1,
 			Start: &solver.GPUStart{Construction: "greedy", Passes: 1, Seconds: 0.15}, EarlyTours: true, Contexts: 2, PerContext: 1},
 		Route:    &solver.RouteAccount{From: "1", To: "2"},

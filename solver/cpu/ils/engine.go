@@ -386,9 +386,11 @@ func (r *ilsRun) runPartition(setup context.Context, t0 []int32, nb, nbOdd *neig
 		env.Opts.Candidates = listMixed
 	}
 	end, watched := r.windowsStart()
+	lists, stopAscent := r.wholeLists(setup)
+	defer stopAscent()
 	r.windows, r.besideWarn = partition.Run(env, t0, nb, nbOdd, d)
 	watched()
-	if err := r.searchWindows(end); err != nil {
+	if err := r.searchWindows(end, lists); err != nil {
 		return solver.Result{}, err
 	}
 	return r.finish(nil)

@@ -1,6 +1,8 @@
 package ils
 
 import (
+	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -115,16 +117,39 @@ func gains(s []lengthAt) int {
 // searchWindows searches the tour window by window (solver/cpu/window) from
 // the hand-over until end, the run's own deadline, when the plan takes
 // them.
-func (r *ilsRun) searchWindows(end time.Time) error {
+func (r *ilsRun) searchWindows(end time.Time, lists func() *solver.AlphaLists) error {
 	if !r.plan.Windows || !r.c.Resume(end) {
 		return nil
 	}
 	o := r.o.win
 	cfg := window.Config{Size: o.size, Cores: o.cores, Workers: r.w, Seed: r.p.Seed,
-		Slice: time.Duration(o.slice) * time.Millisecond}
+		Slice: time.Duration(o.slice) * time.Millisecond, Lists: lists}
 	at := time.Since(r.start)
 	st, err := window.Run(r.in, r.c, cfg)
 	r.tourWindows = &solver.TourWindowsAccount{From: at.Seconds(), Size: st.Size, Cores: cfg.Cores,
-		Rounds: st.Rounds, Searched: st.Searched, Improved: st.Improved, Rejected: st.Rejected, Gain: r.in.LengthValue(st.Gain)}
+		Rounds: st.Rounds, Searched: st.Searched, Improved: st.Improved, Rejected: st.Rejected, Gain: r.in.LengthValue(st.Gain),
+		WholeLists: st.WholeLists}
 	return err
+}
+
+// wholeLists starts the ascent of the whole instance on the accelerator
+// (aid.Device) for the windows' alpha lists, when the plan takes windows
+// and there is one: lists returns them once made (nil before, or without
+// it); stop ends the ascent and waits for it
+// (docs/DECISIONS.md#window-lists).
+func (r *ilsRun) wholeLists(ctx context.Context) (lists func() *solver.AlphaLists, stop func()) {
+	if !r.plan.Windows || r.aid.Device == nil {
+		return nil, func() {}
+	}
+	var made atomic.Pointer[solver.AlphaLists]
+	actx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		l, err := r.aid.Ascents.Alpha(actx, r.in, strategy.AlphaNeighbors, solver.AscentOptions{Device: r.aid.Device})
+		if err == nil {
+			made.Store(&l)
+		}
+	}()
+	return made.Load, func() { cancel(); <-done }
 }

@@ -2,6 +2,7 @@ package ils
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -99,5 +100,71 @@ func TestGainWatch(t *testing.T) {
 		if c.want == 0 && got != 0 || c.want != 0 && (got < c.want-rateSpan || got > c.want+rateSpan) {
 			t.Errorf("%s: read as stalled at %v, want %v (0: never)", c.name, got, c.want)
 		}
+	}
+}
+
+// ascentsFunc answers Alpha by a function, never under way.
+type ascentsFunc func(ctx context.Context, in *solver.Instance, k int, opts solver.AscentOptions) (solver.AlphaLists, error)
+
+func (f ascentsFunc) Alpha(ctx context.Context, in *solver.Instance, k int, opts solver.AscentOptions) (solver.AlphaLists, error) {
+	return f(ctx, in, k, opts)
+}
+func (ascentsFunc) Underway(*solver.Instance, solver.AscentOptions) bool { return false }
+
+// TestWholeLists: a plan with windows and an accelerator asks for the whole instance's alpha lists on that accelerator
+// and hands them to the windows once made; stop ends an ascent under way; without an accelerator or windows none is run.
+func TestWholeLists(t *testing.T) {
+	in := uniformInstance(100, 3)
+	device := func() (solver.AscentDevice, error) { return nil, context.Canceled }
+	made := solver.AlphaLists{K: strategy.AlphaNeighbors, List: make([]int32, in.N*strategy.AlphaNeighbors)}
+	release := make(chan struct{})
+	var asked atomic.Int32
+	ascents := ascentsFunc(func(ctx context.Context, got *solver.Instance, k int, opts solver.AscentOptions) (solver.AlphaLists, error) {
+		asked.Add(1)
+		if got != in || k != strategy.AlphaNeighbors || opts.Device == nil {
+			t.Errorf("asked for %d lists of %v on device %v", k, got, opts.Device != nil)
+		}
+		select {
+		case <-release:
+			return made, nil
+		case <-ctx.Done():
+			return solver.AlphaLists{}, ctx.Err()
+		}
+	})
+	run := func(windows bool, dev solver.OpenAscentDevice) *ilsRun {
+		r := &ilsRun{in: in, aid: solver.Aid{Device: dev, Ascents: ascents}}
+		r.plan.Windows = windows
+		return r
+	}
+	for _, r := range []*ilsRun{run(false, device), run(true, nil)} {
+		if lists, stop := r.wholeLists(context.Background()); lists != nil {
+			t.Errorf("windows %v, device %v: lists offered", r.plan.Windows, r.aid.Device != nil)
+		} else {
+			stop()
+		}
+	}
+	lists, stop := run(true, device).wholeLists(context.Background())
+	if lists == nil || lists() != nil {
+		t.Fatal("no lists to wait for, or lists before the ascent ended")
+	}
+	close(release)
+	for lists() == nil {
+		time.Sleep(time.Millisecond)
+	}
+	stop()
+	if l := lists(); l.K != made.K || len(l.List) != len(made.List) {
+		t.Errorf("lists %d × %d, want those made", l.K, len(l.List))
+	}
+	// an ascent under way ends with stop
+	blocked := ascentsFunc(func(ctx context.Context, _ *solver.Instance, _ int, _ solver.AscentOptions) (solver.AlphaLists, error) {
+		<-ctx.Done()
+		return solver.AlphaLists{}, ctx.Err()
+	})
+	r := run(true, device)
+	r.aid.Ascents = blocked
+	lists, stop = r.wholeLists(context.Background())
+	stop()
+	if lists() != nil || asked.Load() != 1 {
+		t.Errorf("lists after a stopped ascent, or %d asks of the first", asked.Load())
 	}
 }

@@ -122,7 +122,7 @@ func (s *search) cell(ctx context.Context, members []int32, slice time.Duration,
 		return nil
 	}
 	sub := subInstance(s.in, w.cities, w.joins)
-	tour, err := s.solve(ctx, sub, slice, seed)
+	tour, err := s.solve(ctx, sub, w.cities, slice, seed)
 	if tour == nil || err != nil {
 		return errorf(err, "cell of %d cities", len(w.cities))
 	}

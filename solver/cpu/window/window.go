@@ -55,16 +55,20 @@ type Config struct {
 	Slice time.Duration
 	// Seed seeds the windows' searches.
 	Seed uint64
+	// Lists, when not nil, returns the whole instance's alpha lists once an ascent has made them (nil before), which a
+	// window's search then takes for its own ascent's (docs/DECISIONS.md#window-lists).
+	Lists func() *solver.AlphaLists
 }
 
 // Stats say what a windowed search did.
 type Stats struct {
-	Size     int   // cities of a round's shortest window
-	Rounds   int   // rounds begun
-	Searched int   // windows whose search ended
-	Improved int   // windows spliced back shorter
-	Gain     int64 // the tour's length gained
-	Rejected int   // shorter cells dropped: other cells' splices had reordered the tour so that theirs cut it into cycles that could not be joined again cheaply enough
+	Size       int   // cities of a round's shortest window
+	Rounds     int   // rounds begun
+	Searched   int   // windows whose search ended
+	Improved   int   // windows spliced back shorter
+	Gain       int64 // the tour's length gained
+	Rejected   int   // shorter cells dropped: other cells' splices had reordered the tour so that theirs cut it into cycles that could not be joined again cheaply enough
+	WholeLists int   // windows whose search took the whole instance's alpha lists (Config.Lists)
 }
 
 // search is one windowed search's state.
@@ -208,7 +212,7 @@ func (s *search) window(pos, size int, slice time.Duration, ctx context.Context,
 	}
 	s.mu.Unlock()
 	sub := SubInstance(s.in, cities)
-	tour, err := s.solve(ctx, sub, slice, seed)
+	tour, err := s.solve(ctx, sub, cities, slice, seed)
 	if tour == nil || err != nil {
 		return errorf(err, "window of %d cities at position %d", size, pos+1)
 	}
@@ -227,7 +231,7 @@ func (s *search) window(pos, size int, slice time.Duration, ctx context.Context,
 }
 
 // solve searches sub from its identity tour for up to slice before the run's deadline (nil: the run ended first).
-func (s *search) solve(ctx context.Context, sub *solver.Instance, slice time.Duration, seed uint64) ([]int, error) {
+func (s *search) solve(ctx context.Context, sub *solver.Instance, cities []int, slice time.Duration, seed uint64) ([]int, error) {
 	if !s.c.Deadline.IsZero() {
 		// a margin for the search's last round and the splice
 		slice = min(slice, time.Until(s.c.Deadline)-min(finishMargin, slice/20))
@@ -238,7 +242,17 @@ func (s *search) solve(ctx context.Context, sub *solver.Instance, slice time.Dur
 	sctx, cancel := context.WithTimeoutCause(ctx, slice, solver.ErrTimeLimit)
 	defer cancel()
 	p := solver.Params{Seed: seed, Workers: s.cfg.Cores, Start: solver.IdentityTour(sub.N)}
-	res, err := population.Solve(sctx, sub, p, nil, solver.Aid{})
+	aid := solver.Aid{}
+	if s.cfg.Lists != nil {
+		if whole := s.cfg.Lists(); whole != nil {
+			aid.Ascents = cellLists{whole: whole, cities: cities, took: func() {
+				s.mu.Lock()
+				s.st.WholeLists++
+				s.mu.Unlock()
+			}}
+		}
+	}
+	res, err := population.Solve(sctx, sub, p, nil, aid)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil
