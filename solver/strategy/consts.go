@@ -20,6 +20,10 @@ const (
 	WindowsCoreTime = time.Millisecond
 	// WindowsMinLimit is the shortest time limit taking the windows by default (docs/DECISIONS.md#windows).
 	WindowsMinLimit = 25 * time.Second
+	// GPUWindowsMinLimit is WindowsMinLimit under GPU auto, whose windows take the GPU ascent's lists of the whole
+	// instance and no time for ascents of their own: a 10-s command leaves 9.5–9.8 s on 100,000 cities
+	// (docs/DECISIONS.md#window-lists).
+	GPUWindowsMinLimit = 9 * time.Second
 )
 
 // The population search in place of auto's merged search, by size, time a city and workers

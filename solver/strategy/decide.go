@@ -222,6 +222,10 @@ func windowsOn(f Facts) bool {
 		return false
 	}
 	coreTime := time.Duration(max(f.Workers, 1)) * f.TimeLimit
+	minLimit := WindowsMinLimit
+	if f.Engine == GPUAuto && f.Devices.GPU {
+		minLimit = GPUWindowsMinLimit
+	}
 	return f.Options.Windows == On ||
-		f.N <= WindowsMaxN && f.TimeLimit >= WindowsMinLimit && coreTime >= time.Duration(f.N)*WindowsCoreTime
+		f.N <= WindowsMaxN && f.TimeLimit >= minLimit && coreTime >= time.Duration(f.N)*WindowsCoreTime
 }

@@ -146,13 +146,17 @@ func TestPopSearch(t *testing.T) {
 // TestWindows: auto's partition search hands over to the windows from
 // WindowsMinN cities on a time limit: when the option turns them on, or
 // left to the strategy up to WindowsMaxN cities with WindowsCoreTime a
-// city and WindowsMinLimit; never when it turns them off.
+// city and WindowsMinLimit (GPUWindowsMinLimit under GPU auto with its
+// GPU); never when it turns them off.
 func TestWindows(t *testing.T) {
 	on := func(f Facts) Facts { f.Options.Windows = On; return f }
 	off := func(f Facts) Facts { f.Options.Windows = Off; return f }
 	with := func(f Facts, edit func(*Facts)) Facts { edit(&f); return f }
 	part := func(n int, limit time.Duration) Facts {
 		return Facts{Engine: Auto, N: n, Cuttable: true, Workers: 16, TimeLimit: limit}
+	}
+	gpuPart := func(n int, limit time.Duration) Facts {
+		return Facts{Engine: GPUAuto, N: n, Cuttable: true, Workers: 16, TimeLimit: limit, Devices: Devices{GPU: true}}
 	}
 	for _, tc := range []struct {
 		name string
@@ -165,6 +169,10 @@ func TestWindows(t *testing.T) {
 		{"by strategy, 16 cores, 30 s", part(100000, 30*time.Second), true},
 		{"by strategy, 16 cores, 10 s", part(100000, 10*time.Second), false},
 		{"by strategy, 16 cores, 20 s", part(100000, 20*time.Second), false},
+		{"GPU auto, 16 cores, what --time 10 leaves", gpuPart(100000, 9500*time.Millisecond), true},
+		{"GPU auto, 16 cores, 8 s", gpuPart(100000, 8*time.Second), false},
+		{"GPU auto, 4 cores, 10 s", with(gpuPart(100000, 10*time.Second), func(f *Facts) { f.Workers = 4 }), false},
+		{"GPU auto without its GPU, 16 cores, 10 s", with(gpuPart(100000, 10*time.Second), func(f *Facts) { f.Devices.GPU = false }), false},
 		{"by strategy, 4 cores, 30 s", with(part(100000, 30*time.Second), func(f *Facts) { f.Workers = 4 }), true},
 		{"by strategy, 4 cores, what --time 30 leaves", with(part(100000, 29*time.Second), func(f *Facts) { f.Workers = 4 }), true},
 		{"by strategy, 16 cores, what --time 30 leaves", part(100000, 29*time.Second), true},
