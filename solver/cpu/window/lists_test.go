@@ -11,19 +11,25 @@ import (
 	"github.com/tsplab/tsplab/solver/bound"
 )
 
-// TestCellLists checks a window's lists taken from the whole instance's: each city keeps its alpha candidates inside
-// the window, is filled up with its nearest window cities, never lists itself or one city twice, and lists by distance.
-func TestCellLists(t *testing.T) {
-	in := uniform(600, 3)
+// wholeAlpha is in's 5 alpha-nearest a city from a whole ascent on the cores.
+func wholeAlpha(t *testing.T, in *solver.Instance) *solver.AlphaLists {
+	t.Helper()
 	res, err := bound.Compute(context.Background(), in, bound.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wl, err := res.AlphaCandidates(5)
+	l, err := res.AlphaCandidates(5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole := &solver.AlphaLists{K: wl.K, List: wl.List}
+	return &solver.AlphaLists{K: l.K, List: l.List}
+}
+
+// TestCellLists checks a window's lists taken from the whole instance's: each city keeps its alpha candidates inside
+// the window, is filled up with its nearest window cities, never lists itself or one city twice, and lists by distance.
+func TestCellLists(t *testing.T) {
+	in := uniform(600, 3)
+	whole := wholeAlpha(t, in)
 	var cities []int // the left half of the square, in an order unlike the indices
 	for c := in.N - 1; c >= 0; c-- {
 		if in.X[c] < 500 {
@@ -88,20 +94,13 @@ func TestRunOnWholeLists(t *testing.T) {
 		t.Skip("windows of 1,200 cities searched for a second each")
 	}
 	in := uniform(2400, 12)
-	res, err := bound.Compute(context.Background(), in, bound.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wl, err := res.AlphaCandidates(5)
-	if err != nil {
-		t.Fatal(err)
-	}
+	whole := wholeAlpha(t, in)
 	var asked atomic.Int32
 	lists := func() *solver.AlphaLists {
 		if asked.Add(1) == 1 {
 			return nil // not made yet: the first window runs its own ascent
 		}
-		return &solver.AlphaLists{K: wl.K, List: wl.List}
+		return whole
 	}
 	start := strips(in)
 	l0 := checkTour(t, in, start)
