@@ -2,6 +2,7 @@ package bound
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"math"
 	"math/bits"
@@ -14,13 +15,22 @@ import (
 // AlphaCandidates returns k candidates per city by alpha-nearness (Helsgaun 2000, 4.1): of 2k (at least 16) quadrant
 // neighbours, the k growing the final tree least, ties by weight, listed by distance.
 func (r Result) AlphaCandidates(k int) (*neighbor.Lists, error) {
+	return r.AlphaCandidatesContext(context.Background(), k)
+}
+
+// AlphaCandidatesContext is AlphaCandidates giving up with ctx's error when ctx ends, so that a run stopped after its
+// ascent does not wait for the lists (a second on two cores at 316,228 cities).
+func (r Result) AlphaCandidatesContext(ctx context.Context, k int) (*neighbor.Lists, error) {
 	if r.in == nil || r.tree == nil {
 		return nil, errors.New("bound: no 1-tree: compute the bound first")
 	}
 	in := r.in
 	n := in.N
 	k = min(max(k, 0), n-1)
-	pool := neighbor.Quadrant(in, min(max(2*k, 16), n-1))
+	pool, err := neighbor.QuadrantContext(ctx, in, min(max(2*k, 16), n-1))
+	if err != nil {
+		return nil, err
+	}
 	lift := newPathMax(r.tree.parent, func(i, j int32) int64 {
 		return Precision*in.Dist(int(i), int(j)) + r.Pi[i] + r.Pi[j]
 	})
@@ -29,7 +39,7 @@ func (r Result) AlphaCandidates(k int) (*neighbor.Lists, error) {
 		alpha, w int64
 		j        int32
 	}
-	parallel.For(n, func(lo, hi int) {
+	err = parallel.ForContext(ctx, n, func(lo, hi int) {
 		cs := make([]cand, 0, pool.K)
 		for i := lo; i < hi; i++ {
 			cs = cs[:0]
@@ -49,6 +59,9 @@ func (r Result) AlphaCandidates(k int) (*neighbor.Lists, error) {
 			})
 		}
 	})
+	if err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

@@ -2,10 +2,14 @@ package bound
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
+	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 func randomInstance(n int, m solver.Metric, seed uint64) *solver.Instance {
@@ -162,6 +166,51 @@ func TestAlphaCandidates(t *testing.T) {
 		}
 		if got := pm.max(a, b); got != m2 {
 			t.Fatalf("path max %d–%d: %d, want %d", a, b, got, m2)
+		}
+	}
+}
+
+// countdown is a context that ends after its Err has been asked left times.
+type countdown struct {
+	context.Context
+	left atomic.Int32
+}
+
+func (c *countdown) Err() error {
+	if c.left.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestAlphaCandidatesContext: the lists give up with the context's error when it ends before them, while their pool of
+// quadrant neighbours is built, or once it is built, and with a context that does not end they are AlphaCandidates'.
+func TestAlphaCandidatesContext(t *testing.T) {
+	in := randomInstance(3000, solver.Euc2D, 6)
+	res, err := Compute(context.Background(), in, Options{MaxPeriod: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := res.AlphaCandidates(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := res.AlphaCandidatesContext(context.Background(), 5)
+	if err != nil || !slices.Equal(got.List, want.List) {
+		t.Fatalf("with a context that does not end: %v, lists equal %v", err, err == nil && slices.Equal(got.List, want.List))
+	}
+	// the checks of the pool's own build, after which only the alpha loop checks
+	counted := &countdown{Context: context.Background()}
+	counted.left.Store(1 << 30)
+	if _, err := neighbor.QuadrantContext(counted, in, 16); err != nil {
+		t.Fatal(err)
+	}
+	pool := 1<<30 - counted.left.Load()
+	for _, checks := range []int32{0, pool / 2, pool} {
+		ctx := &countdown{Context: context.Background()}
+		ctx.left.Store(checks)
+		if l, err := res.AlphaCandidatesContext(ctx, 5); !errors.Is(err, context.Canceled) || l != nil {
+			t.Errorf("a context ending after %d checks: lists %v, error %v", checks, l != nil, err)
 		}
 	}
 }

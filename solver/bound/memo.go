@@ -170,7 +170,7 @@ func (memo *Ascents) Alpha(ctx context.Context, in *solver.Instance, k int, opts
 	if err != nil {
 		return solver.AlphaLists{}, err
 	}
-	l, err := res.AlphaCandidates(k)
+	l, err := res.AlphaCandidatesContext(ctx, k)
 	if err != nil {
 		return solver.AlphaLists{}, err
 	}
