@@ -10,7 +10,7 @@ import (
 )
 
 // cellLists answers a window's request for alpha lists from the whole instance's (docs/DECISIONS.md#window-lists): each
-// city keeps its candidates inside the window, in their alpha order, and is filled up with its nearest window cities.
+// city keeps its alpha candidates that lie inside the window and is filled up with its nearest window cities.
 type cellLists struct {
 	whole  *solver.AlphaLists
 	cities []int  // the window's cities in the whole instance
