@@ -96,12 +96,7 @@ func (d *Dist) round(r float64) int64 { return Round(r, d.ceil) }
 // loop that computes distances from coordinates itself.
 func Round(r float64, ceil bool) int64 {
 	if ceil {
-		// math.Ceil for r ≥ 0, without its call
-		t := int64(r)
-		if float64(t) < r {
-			t++
-		}
-		return t
+		return int64(math.Ceil(r)) // one instruction on amd64 (ROUNDSD), no branch to mispredict
 	}
 	return int64(r + 0.5)
 }

@@ -39,7 +39,8 @@ type soloMove struct{ a, b, c, d int32 }
 // solo is the state of one worker's whole-tour search.
 type solo struct {
 	l    *twolevel.List
-	xy   []float64 // EUC_2D or CEIL_2D coordinates, x and y of each city side by side, read inline by dist (nil: d)
+	xy   []float64 // EUC_2D or CEIL_2D coordinates, x and y of each city side by side (nil: d)
+	pt   []point   // the same coordinates, read inline by dist (nil: d)
 	ceil bool      // CEIL_2D
 	d    *tour.Dist
 	// the candidate graph, symmetric: city c's candidates nb[at[c]:at[c+1]],
@@ -63,7 +64,8 @@ type solo struct {
 	// fix holds each city's partners by fixed edges, two a city (-1:
 	// none): a piece's closing or virtual edges and the instance's; nil
 	// without any
-	fix []int32
+	fix   []int32
+	fixed []uint64 // a bit a city, set where it has a fixed edge: read first, from the first-level cache
 }
 
 // soloFixed is the length the fixed edge counts for: removing it loses
@@ -113,6 +115,20 @@ func newSolo(t0 []int32, length int64, nb *neighbor.Lists, d *tour.Dist, rng *ru
 	s := &solo{l: twolevel.New(t0), d: d, length: length, queued: make([]bool, n), rng: rng}
 	s.fix = problem.FixedPartners(n, fixed)
 	s.xy, s.ceil = sideBySide(d)
+	if s.fix != nil {
+		s.fixed = make([]uint64, (n+63)/64)
+		for c := range n {
+			if s.fix[2*c] >= 0 {
+				s.fixed[c/64] |= 1 << (c % 64)
+			}
+		}
+	}
+	if s.xy != nil {
+		s.pt = make([]point, n)
+		for i := range s.pt {
+			s.pt[i] = point{s.xy[2*i], s.xy[2*i+1]}
+		}
+	}
 	s.symmetric(nb)
 	return s
 }
@@ -133,21 +149,23 @@ func sideBySide(d *tour.Dist) ([]float64, bool) {
 
 // fixedEdge reports whether (a, b) is an edge no step removes.
 func (s *solo) fixedEdge(a, b int32) bool {
-	return s.fix != nil && (s.fix[2*a] == b || s.fix[2*a+1] == b)
+	return s.fix != nil && s.fixed[uint32(a)>>6]&(1<<(uint32(a)&63)) != 0 && (s.fix[2*a] == b || s.fix[2*a+1] == b)
 }
 
-// dist is the distance of a and b, inline from coordinates, rounded as
-// tour.Dist does.
+// point is a city's coordinates.
+type point struct{ x, y float64 }
+
+// dist is the distance of a and b, rounded as tour.Dist does, inline
+// from coordinates where there are some; a fixed edge counts -soloFixed.
 func (s *solo) dist(a, b int32) int64 {
 	if s.fixedEdge(a, b) {
 		return -soloFixed
 	}
-	if s.xy == nil {
+	if s.pt == nil {
 		return s.d.At(a, b)
 	}
-	p, q := s.xy[2*a:2*a+2], s.xy[2*b:2*b+2]
-	dx, dy := p[0]-q[0], p[1]-q[1]
-	return tour.Round(math.Sqrt(dx*dx+dy*dy), s.ceil)
+	p, q := &s.pt[a], &s.pt[b]
+	return tour.Round(math.Sqrt((p.x-q.x)*(p.x-q.x)+(p.y-q.y)*(p.y-q.y)), s.ceil)
 }
 
 // symmetric sets s's candidate graph to the lists nb and their reverse
