@@ -39,9 +39,8 @@ type soloMove struct{ a, b, c, d int32 }
 // solo is the state of one worker's whole-tour search.
 type solo struct {
 	l    *twolevel.List
-	xy   []float64 // EUC_2D or CEIL_2D coordinates, x and y of each city side by side (nil: d)
-	pt   []point   // the same coordinates, read inline by dist (nil: d)
-	ceil bool      // CEIL_2D
+	pt   []point // EUC_2D or CEIL_2D coordinates, read inline by dist (nil: d)
+	ceil bool    // CEIL_2D
 	d    *tour.Dist
 	// the candidate graph, symmetric: city c's candidates nb[at[c]:at[c+1]],
 	// nearest first, each with its distance
@@ -114,7 +113,6 @@ func newSolo(t0 []int32, length int64, nb *neighbor.Lists, d *tour.Dist, rng *ru
 	n := len(t0)
 	s := &solo{l: twolevel.New(t0), d: d, length: length, queued: make([]bool, n), rng: rng}
 	s.fix = problem.FixedPartners(n, fixed)
-	s.xy, s.ceil = sideBySide(d)
 	if s.fix != nil {
 		s.fixed = make([]uint64, (n+63)/64)
 		for c := range n {
@@ -123,10 +121,10 @@ func newSolo(t0 []int32, length int64, nb *neighbor.Lists, d *tour.Dist, rng *ru
 			}
 		}
 	}
-	if s.xy != nil {
-		s.pt = make([]point, n)
+	if x, y, ceil := d.Coords(); x != nil {
+		s.pt, s.ceil = make([]point, n), ceil
 		for i := range s.pt {
-			s.pt[i] = point{s.xy[2*i], s.xy[2*i+1]}
+			s.pt[i] = point{x[i], y[i]}
 		}
 	}
 	s.symmetric(nb)

@@ -341,21 +341,41 @@ func TestSoloFixedEdge(t *testing.T) {
 }
 
 // TestSoloDist: the inline distance from coordinates is tour.Dist's, for
-// EUC_2D and CEIL_2D alike (4,200 cities: no CEIL_2D matrix).
+// EUC_2D and CEIL_2D alike (4,200 cities: no CEIL_2D matrix), with and
+// without fixed edges, which count -soloFixed either way round.
 func TestSoloDist(t *testing.T) {
+	fixed := [][2]int{{0, 4199}, {64, 65}, {65, 3000}, {127, 128}}
 	for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D} {
-		in := uniformInstance(4200, 13)
-		in.Metric = m
-		d := tour.NewDist(in)
-		rng := newRNG(4, 4)
-		s := newSolo(rng.RandomTour(4200), 0, neighbor.Quadrant(in, 8), d, rng, nil)
-		if s.xy == nil {
-			t.Fatalf("metric %v: no coordinates inline", m)
-		}
-		for range 20000 {
-			a, b := int32(rng.Intn(4200)), int32(rng.Intn(4200))
-			if got, want := s.dist(a, b), d.At(a, b); got != want {
-				t.Fatalf("metric %v: dist(%d, %d) = %d, want %d", m, a, b, got, want)
+		for _, fx := range [][][2]int{nil, fixed} {
+			in := uniformInstance(4200, 13)
+			in.Metric = m
+			d := tour.NewDist(in)
+			rng := newRNG(4, 4)
+			s := newSolo(rng.RandomTour(4200), 0, neighbor.Quadrant(in, 8), d, rng, fx)
+			if s.pt == nil {
+				t.Fatalf("metric %v: no coordinates inline", m)
+			}
+			isFixed := func(a, b int32) bool {
+				for _, e := range fx {
+					if e == [2]int{int(a), int(b)} || e == [2]int{int(b), int(a)} {
+						return true
+					}
+				}
+				return false
+			}
+			pairs := [][2]int32{{0, 4199}, {4199, 0}, {65, 64}, {65, 3000}, {3000, 65}, {128, 127}, {64, 3000}, {0, 1}, {127, 64}}
+			for range 20000 {
+				pairs = append(pairs, [2]int32{int32(rng.Intn(4200)), int32(rng.Intn(4200))})
+			}
+			for _, p := range pairs {
+				a, b := p[0], p[1]
+				want := d.At(a, b)
+				if isFixed(a, b) {
+					want = -soloFixed
+				}
+				if got := s.dist(a, b); got != want {
+					t.Fatalf("metric %v, fixed %v: dist(%d, %d) = %d, want %d", m, fx, a, b, got, want)
+				}
 			}
 		}
 	}
@@ -378,8 +398,8 @@ func TestSoloQuickBoruvka(t *testing.T) {
 			s.drain(func() bool { return false })
 			return s.length
 		}
-		s := newSolo(greedy, d.Length(greedy), neighbor.Quadrant(in, 8), d, newRNG(1, 1), nil)
-		qb := quickBoruvka(s.xy)
+		xy, _ := sideBySide(d)
+		qb := quickBoruvka(xy)
 		if err := solver.ValidateTour(runctl.ToInt(qb), in.N); err != nil {
 			t.Fatalf("%s: %v", kind, err)
 		}
@@ -425,9 +445,8 @@ func TestSoloQuickBoruvkaDegenerate(t *testing.T) {
 			}
 		}
 		d := tour.NewDist(in)
-		rng := newRNG(2, 2)
-		s := newSolo(rng.RandomTour(in.N), 0, neighbor.Quadrant(in, 8), d, rng, nil)
-		qb := quickBoruvka(s.xy)
+		xy, _ := sideBySide(d)
+		qb := quickBoruvka(xy)
 		if flat {
 			if qb != nil {
 				t.Fatal("a tour of cities all at one point")
