@@ -48,10 +48,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer cancel()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+	var code atomic.Int32
+	defer func() {
+		// once stopped by a signal, a second one between here and the
+		// exit would kill the process instead of exiting with its code
+		if code.Load() != 0 {
+			signal.Ignore(os.Interrupt, syscall.SIGTERM)
+		}
+		signal.Stop(sigs)
+	}()
 	done := make(chan struct{})
 	defer close(done)
-	var code atomic.Int32
 	go func() {
 		var sig os.Signal
 		select {
