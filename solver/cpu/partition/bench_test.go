@@ -98,10 +98,10 @@ func BenchmarkSoloKicks(b *testing.B) {
 // cities, in random order of id as DIMACS files hold them.
 func BenchmarkQuickBoruvka(b *testing.B) {
 	in := enginetest.DIMACS(b, "portgen", 1000000, 1000000)
-	xy, _ := sideBySide(tour.NewDist(in))
+	pts, _ := points(tour.NewDist(in))
 	b.ResetTimer()
 	for range b.N {
-		quickBoruvka(xy)
+		quickBoruvka(pts)
 	}
 }
 

@@ -121,28 +121,23 @@ func newSolo(t0 []int32, length int64, nb *neighbor.Lists, d *tour.Dist, rng *ru
 			}
 		}
 	}
-	if x, y, ceil := d.Coords(); x != nil {
-		s.pt, s.ceil = make([]point, n), ceil
-		for i := range s.pt {
-			s.pt[i] = point{x[i], y[i]}
-		}
-	}
+	s.pt, s.ceil = points(d)
 	s.symmetric(nb)
 	return s
 }
 
-// sideBySide is d's coordinates, x and y of each city side by side, and
+// points is d's coordinates, x and y of each city side by side, and
 // whether they round up (CEIL_2D); nil where d has none.
-func sideBySide(d *tour.Dist) ([]float64, bool) {
+func points(d *tour.Dist) ([]point, bool) {
 	x, y, ceil := d.Coords()
 	if x == nil {
 		return nil, false
 	}
-	xy := make([]float64, 2*len(x))
+	pts := make([]point, len(x))
 	for i := range x {
-		xy[2*i], xy[2*i+1] = x[i], y[i]
+		pts[i] = point{x[i], y[i]}
 	}
-	return xy, ceil
+	return pts, ceil
 }
 
 // fixedEdge reports whether (a, b) is an edge no step removes.

@@ -398,8 +398,8 @@ func TestSoloQuickBoruvka(t *testing.T) {
 			s.drain(func() bool { return false })
 			return s.length
 		}
-		xy, _ := sideBySide(d)
-		qb := quickBoruvka(xy)
+		pts, _ := points(d)
+		qb := quickBoruvka(pts)
 		if err := solver.ValidateTour(runctl.ToInt(qb), in.N); err != nil {
 			t.Fatalf("%s: %v", kind, err)
 		}
@@ -418,16 +418,16 @@ func TestSoloQuickBoruvka(t *testing.T) {
 func TestQBByX(t *testing.T) {
 	rng := newRNG(5, 5)
 	xs := []float64{-3.5, -0.0, 0, 2, 1e300, -1e-300, 7, 2}
-	xy := make([]float64, 0, 2000)
+	pts := make([]point, 0, 1000)
 	for range 1000 {
-		xy = append(xy, xs[rng.Intn(len(xs))]+float64(rng.Intn(3))*0.25, 0)
+		pts = append(pts, point{xs[rng.Intn(len(xs))] + float64(rng.Intn(3))*0.25, 0})
 	}
-	got := qbByX(xy, 1000)
+	got := qbByX(pts, 1000)
 	want := make([]int32, 1000)
 	for c := range want {
 		want[c] = int32(c)
 	}
-	slices.SortStableFunc(want, func(a, b int32) int { return cmp.Compare(xy[2*a], xy[2*b]) })
+	slices.SortStableFunc(want, func(a, b int32) int { return cmp.Compare(pts[a].x, pts[b].x) })
 	if !slices.Equal(got, want) {
 		t.Fatalf("order %v…, want %v…", got[:12], want[:12])
 	}
@@ -445,8 +445,8 @@ func TestSoloQuickBoruvkaDegenerate(t *testing.T) {
 			}
 		}
 		d := tour.NewDist(in)
-		xy, _ := sideBySide(d)
-		qb := quickBoruvka(xy)
+		pts, _ := points(d)
+		qb := quickBoruvka(pts)
 		if flat {
 			if qb != nil {
 				t.Fatal("a tour of cities all at one point")

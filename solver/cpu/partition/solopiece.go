@@ -13,8 +13,8 @@ import (
 // from which LK descends further than from a greedy tour (solo.go),
 // unless t0 is a searched tour (improvedStart); nil without coordinates.
 func lkStart(t0 []int32, d *tour.Dist) []int32 {
-	xy, _ := sideBySide(d)
-	q := quickBoruvka(xy)
+	pts, _ := points(d)
+	q := quickBoruvka(pts)
 	if q != nil && improvedStart(d.Length(t0), d.Length(q)) {
 		return slices.Clone(t0)
 	}

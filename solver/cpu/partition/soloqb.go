@@ -7,20 +7,20 @@ import (
 	"github.com/tsplab/tsplab/solver/internal/radix"
 )
 
-// quickBoruvka is a start tour for chained LK of the cities whose x and
-// y are side by side in xy, built as Applegate, Cook
+// quickBoruvka is a start tour for chained LK of the cities at pts,
+// built as Applegate, Cook
 // and Rohe build theirs: pass after pass, the cities in order of x take
 // each the nearest city that can still join them (both of degree below
 // two, in different paths), found on a grid of buckets, until one path
 // holds every city; its ends close the tour. nil without coordinates.
 // LK descends further from it than from a greedy tour (linkern: pla85900
 // 144.0 M against 145.6 M, C100k.0 109.5 M against 112.0 M).
-func quickBoruvka(xy []float64) []int32 {
-	n := len(xy) / 2
-	if xy == nil || n < 8 {
+func quickBoruvka(pts []point) []int32 {
+	n := len(pts)
+	if n < 8 {
 		return nil
 	}
-	q := newQBGrid(xy, n)
+	q := newQBGrid(pts, n)
 	if q == nil {
 		return nil
 	}
@@ -43,12 +43,12 @@ type qbGrid struct {
 	held, at, size []int32
 }
 
-// newQBGrid puts the n cities of xy in buckets of about two cities
+// newQBGrid puts the n cities of pts in buckets of about two cities
 // each; nil when the cities share one point, which leaves no grid.
-func newQBGrid(xy []float64, n int) *qbGrid {
+func newQBGrid(pts []point, n int) *qbGrid {
 	lox, loy, hix, hiy := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for c := range n {
-		x, y := xy[2*c], xy[2*c+1]
+		x, y := pts[c].x, pts[c].y
 		lox, loy, hix, hiy = min(lox, x), min(loy, y), max(hix, x), max(hiy, y)
 	}
 	g := max(1, int(math.Sqrt(float64(n)/2))) // about two cities a bucket
@@ -56,12 +56,12 @@ func newQBGrid(xy []float64, n int) *qbGrid {
 	if w <= 0 {
 		return nil
 	}
-	q := &qbGrid{xy: make([]float64, 2*n), id: qbByX(xy, n), cell: make([]int32, n), w: w, g: g,
+	q := &qbGrid{xy: make([]float64, 2*n), id: qbByX(pts, n), cell: make([]int32, n), w: w, g: g,
 		held: make([]int32, n), at: make([]int32, g*g+1), size: make([]int32, g*g)}
 	rank := make([]int32, n)
 	for r, c := range q.id {
 		rank[c] = int32(r)
-		x, y := xy[2*c], xy[2*c+1]
+		x, y := pts[c].x, pts[c].y
 		q.xy[2*r], q.xy[2*r+1] = x, y
 		q.cell[r] = int32(min(g-1, int((y-loy)/w))*g + min(g-1, int((x-lox)/w)))
 	}
@@ -79,12 +79,12 @@ func newQBGrid(xy []float64, n int) *qbGrid {
 	return q
 }
 
-// qbByX is the n cities of xy in order of x, ties by id: their x's bits
+// qbByX is the n cities of pts in order of x, ties by id: their x's bits
 // as keys that order as the numbers, radix-sorted.
-func qbByX(xy []float64, n int) []int32 {
+func qbByX(pts []point, n int) []int32 {
 	keys, order := make([]uint64, n), make([]int32, n)
 	for c := range n {
-		x := xy[2*c]
+		x := pts[c].x
 		if x == 0 {
 			x = 0 // -0 as +0, which compare equal
 		}
