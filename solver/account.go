@@ -14,6 +14,8 @@ type (
 	ListKind = account.ListKind
 	// ListsAccount is the candidate lists a local search ended on.
 	ListsAccount = account.ListsAccount
+	// LKStartAccount is the chained LK search the merged search started from.
+	LKStartAccount = account.LKStartAccount
 	// PoolAccount is a population search's pool of tours.
 	PoolAccount = account.PoolAccount
 	// EAXAccount is a population search's populations evolved by EAX.

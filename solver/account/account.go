@@ -20,6 +20,8 @@ type Account struct {
 	Pool *PoolAccount `json:"pool,omitempty"`
 	// EAX is the population search's EAX populations.
 	EAX *EAXAccount `json:"eax,omitempty"`
+	// LKStart is the chained Lin–Kernighan search of the whole tour the merged search started from.
+	LKStart *LKStartAccount `json:"lk_start,omitempty"`
 	// Restarts are the merged search's restarts from the best tour.
 	Restarts *RestartAccount `json:"restarts,omitempty"`
 	// Windows is the path improver beside the partition search.
@@ -133,6 +135,13 @@ type RestartAccount struct {
 	Count int `json:"count"`
 	// Gained is the restarts' crossovers with the best that shortened it.
 	Gained int `json:"crossovers_gained"`
+}
+
+// LKStartAccount is the chained Lin–Kernighan search of the whole tour, one a worker, before the merged search.
+type LKStartAccount struct {
+	// Seconds is how long it searched, from the run's start; Length the tour it handed over (file units).
+	Seconds float64 `json:"seconds"`
+	Length  float64 `json:"length"`
 }
 
 // WindowsAccount is the path improver beside a partition search and what it did.

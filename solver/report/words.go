@@ -211,6 +211,9 @@ func Lines(in *solver.Instance, acc solver.Account) []string {
 		add("recombination: %s descended, %s (%s), the pool took %s, %s with members shortened a tour before it was offered",
 			Plural(p.NewTours, "new tour"), Plural(p.Crossovers, "crossover"), shorterChild(p.Gained), Plural(p.Entered, "child", "children"), Plural(p.Merges, "crossover"))
 	}
+	if l := acc.LKStart; l != nil {
+		add("chained Lin–Kernighan over the whole tour first, one search a worker: %.1f s, to %s", l.Seconds, Length(in, l.Length))
+	}
 	if r := acc.Restarts; r != nil {
 		add("restarts: %s from the best, %s of the crossovers with it %s", count(r.Count), count(r.Gained), "gave a shorter best")
 	}

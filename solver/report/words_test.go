@@ -23,6 +23,7 @@ func fullAccount() solver.Account {
 		Pool: &solver.PoolAccount{Tours: 8, Capacity: 8, SpreadEdges: 6.2, SpreadLength: 0.215, NewTours: 5, Crossovers: 1234567,
 			Gained: 1, Entered: 1, Merges: 16, FromGPU: 2},
 		EAX:      &solver.EAXAccount{Populations: 1, Tours: 31, FromGPU: 1, Generations: 29, FirstBest: 4776.9125, Best: 4700.3281},
+		LKStart:  &solver.LKStartAccount{Seconds: 3.04, Length: 5726538},
 		Restarts: &solver.RestartAccount{Count: 1, Gained: 1},
 		Windows:  &solver.WindowsAccount{Improved: 1, Gain: 123456.5, Refused: 3, Share: 0.5},
 		TourWindows: &solver.TourWindowsAccount{From: 11.6, Size: 6250, Cores: 1, Rounds: 5, Searched: 1280, Improved: 1190, Gain: 809410,
@@ -56,7 +57,8 @@ func TestWordsGroupDigitsAndPlurals(t *testing.T) {
 		}
 	}
 	all := strings.Join(texts, "\n")
-	for _, want := range []string{"best 4,776.9125 to 4,700.3281", "1,234,567 crossovers", "98,765 shortened", "1 tour so far (at most 1), 1 on the GPU", "the pool took 1 child"} {
+	for _, want := range []string{"best 4,776.9125 to 4,700.3281", "1,234,567 crossovers", "98,765 shortened", "1 tour so far (at most 1), 1 on the GPU", "the pool took 1 child",
+		"chained Lin–Kernighan over the whole tour first, one search a worker: 3.0 s, to 5,726,538"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no %q in\n%s", want, all)
 		}

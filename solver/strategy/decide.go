@@ -119,6 +119,10 @@ func Decide(f Facts) Strategy {
 		f.TimeLimit > 0 && f.Kicks == 0 {
 		s.Restart = RestartStall
 	}
+	if auto && s.Search == Merged && f.Kind == Coords && !f.FixedEdges && f.N >= LKStartMinN && f.N < PartitionMinN && f.Workers > 0 &&
+		f.Workers <= LKStartMaxWorkers && f.TimeLimit > 0 && f.Kicks == 0 {
+		s.LKStart = time.Duration(LKStartShare * float64(f.TimeLimit))
+	}
 	s.Windows = auto && s.Search == Partition && windowsOn(f)
 	s.Start = start(f, s.CrowdSetUp)
 	s.GPU = gpuRoles(f, s.Search)

@@ -80,6 +80,9 @@ func (s Strategy) String() string {
 	if s.Windows {
 		b.WriteString("; then the population search on windows of the tour")
 	}
+	if s.LKStart > 0 {
+		fmt.Fprintf(&b, "; chained LK over the whole tour first (%v)", s.LKStart)
+	}
 	if s.Restart > 0 {
 		fmt.Fprintf(&b, "; restarts after %v without a gain", s.Restart)
 	}

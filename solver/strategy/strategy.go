@@ -97,6 +97,8 @@ type Strategy struct {
 	ShortLists bool
 	// Chain: the partition search takes the chain over the adaptive move past AdaptMaxPerWorker cities a worker.
 	Chain bool
+	// LKStart is how long chained LK searches the whole tour before the merged search goes on from its best (0: not).
+	LKStart time.Duration
 	// Restart is the stall before the merged search restarts from its best (0: never).
 	Restart time.Duration
 	// Ascent is the ascent's share of the time limit (0: its own schedule).

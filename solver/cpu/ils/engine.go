@@ -278,6 +278,7 @@ type ilsRun struct {
 	windows *solver.WindowsAccount
 	// tourWindows is the windows' search after the hand-over (nil: none)
 	tourWindows *solver.TourWindowsAccount
+	lkAcc       *solver.LKStartAccount // the chained LK start, when the merged search took one
 	besideWarn  string
 	stats       solver.Stats
 	pre         []int32 // the start tour shown before the ascent (nil: build one)
@@ -366,6 +367,12 @@ func (r *ilsRun) run() (solver.Result, error) {
 	r.kicksDone = make([]runctl.Counter, r.w)
 	if r.usePartition() {
 		return r.runPartition(setup, t0, nb, nbOdd, d)
+	}
+	if r.plan.LKStart > 0 && r.o.solo != partition.SoloOff {
+		var ok bool
+		if t0, ok = r.lkStart(t0, nb, nbOdd, d); !ok {
+			return r.finish(nil)
+		}
 	}
 	r.newSearches(t0, nb, nbOdd, d)
 	r.search()
@@ -1081,7 +1088,7 @@ func (e ilsEngine) solvePop(ctx context.Context, in *solver.Instance, p solver.P
 // account is the run's account: the kind of search, its lists, the path
 // improver beside a partition search and the restarts.
 func (r *ilsRun) account() solver.Account {
-	a := solver.Account{Workers: r.w, Restarts: r.rs.account(), Windows: r.windows, TourWindows: r.tourWindows}
+	a := solver.Account{Workers: r.w, LKStart: r.lkAcc, Restarts: r.rs.account(), Windows: r.windows, TourWindows: r.tourWindows}
 	a.Warn(r.besideWarn)
 	if r.e.ID == autoEngine.ID {
 		a.Search = searchKind(r.plan.Search)
