@@ -422,7 +422,7 @@ func TestQBByX(t *testing.T) {
 	for range 1000 {
 		pts = append(pts, point{xs[rng.Intn(len(xs))] + float64(rng.Intn(3))*0.25, 0})
 	}
-	got := qbByX(pts, 1000)
+	got := qbByX(pts)
 	want := make([]int32, 1000)
 	for c := range want {
 		want[c] = int32(c)

@@ -20,7 +20,7 @@ func quickBoruvka(pts []point) []int32 {
 	if n < 8 {
 		return nil
 	}
-	q := newQBGrid(pts, n)
+	q := newQBGrid(pts)
 	if q == nil {
 		return nil
 	}
@@ -43,9 +43,10 @@ type qbGrid struct {
 	held, at, size []int32
 }
 
-// newQBGrid puts the n cities of pts in buckets of about two cities
+// newQBGrid puts the cities of pts in buckets of about two cities
 // each; nil when the cities share one point, which leaves no grid.
-func newQBGrid(pts []point, n int) *qbGrid {
+func newQBGrid(pts []point) *qbGrid {
+	n := len(pts)
 	lox, loy, hix, hiy := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for c := range n {
 		x, y := pts[c].x, pts[c].y
@@ -56,7 +57,7 @@ func newQBGrid(pts []point, n int) *qbGrid {
 	if w <= 0 {
 		return nil
 	}
-	q := &qbGrid{xy: make([]float64, 2*n), id: qbByX(pts, n), cell: make([]int32, n), w: w, g: g,
+	q := &qbGrid{xy: make([]float64, 2*n), id: qbByX(pts), cell: make([]int32, n), w: w, g: g,
 		held: make([]int32, n), at: make([]int32, g*g+1), size: make([]int32, g*g)}
 	rank := make([]int32, n)
 	for r, c := range q.id {
@@ -79,9 +80,10 @@ func newQBGrid(pts []point, n int) *qbGrid {
 	return q
 }
 
-// qbByX is the n cities of pts in order of x, ties by id: their x's bits
+// qbByX is the cities of pts in order of x, ties by id: their x's bits
 // as keys that order as the numbers, radix-sorted.
-func qbByX(pts []point, n int) []int32 {
+func qbByX(pts []point) []int32 {
+	n := len(pts)
 	keys, order := make([]uint64, n), make([]int32, n)
 	for c := range n {
 		x := pts[c].x
