@@ -42,6 +42,8 @@ func TestDecide(t *testing.T) {
 			Strategy{Search: Merged, LocalSearch: deep, LKStart: 3 * sec}},
 		{"no chained LK first below LKStartMinN", merged(auto(LKStartMinN-1, 2, 5*sec)), Strategy{Search: Merged, LocalSearch: deep}},
 		{"no chained LK first on more workers", merged(auto(30000, LKStartMaxWorkers+1, 5*sec)), Strategy{Search: Merged, LocalSearch: deep}},
+		{"no chained LK first with solo=off", merged(with(auto(30000, 2, 20*sec), func(f *Facts) { f.Options.NoLK = true })),
+			Strategy{Search: Merged, LocalSearch: deep}},
 		{"no chained LK first with fixed edges", merged(with(auto(30000, 2, 20*sec), func(f *Facts) { f.FixedEdges = true })),
 			Strategy{Search: Merged, LocalSearch: deep}},
 		{"no pop by a kicks budget", merged(with(auto(5000, 2, 0), func(f *Facts) { f.Kicks = 50 })), Strategy{Search: Merged, LocalSearch: deep}},

@@ -368,7 +368,7 @@ func (r *ilsRun) run() (solver.Result, error) {
 	if r.usePartition() {
 		return r.runPartition(setup, t0, nb, nbOdd, d)
 	}
-	if r.plan.LKStart > 0 && r.o.solo != partition.SoloOff {
+	if r.plan.LKStart > 0 {
 		var ok bool
 		if t0, ok = r.lkStart(t0, nb, nbOdd, d); !ok {
 			return r.finish(nil)

@@ -61,7 +61,7 @@ func (e ilsEngine) facts(o ilsOptions, in *solver.Instance, given func(string) b
 	f := strategy.Facts{Engine: strategy.ILS, N: in.N, Cuttable: in.N >= 4*partition.MinSegment, FixedEdges: len(in.FixedEdges) > 0,
 		Workers: w, TimeLimit: limit, Kicks: o.kicks, Limits: e.planLimits().crowd,
 		Options: strategy.Options{Partition: [...]strategy.Toggle{partAuto: strategy.ByStrategy, partOn: strategy.On, partOff: strategy.Off}[o.partition],
-			Any: e.givenAny(given), Move: given(OptMove), Merge: o.cfg.share == shareMerge,
+			Any: e.givenAny(given), Move: given(OptMove), Merge: o.cfg.share == shareMerge, NoLK: o.solo == partition.SoloOff,
 			Windows: o.win.mode}}
 	if e.cfg.partAuto {
 		f.Engine = strategy.Auto
