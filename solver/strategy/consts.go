@@ -39,12 +39,11 @@ const (
 // AlphaMinPerCity is the least worker time a city for which auto takes alpha lists (docs/DECISIONS.md#alpha-short).
 const AlphaMinPerCity = 750 * time.Microsecond
 
-// The merged search's start on few workers: chained Lin–Kernighan over the whole tour, one search a worker, for
-// LKStartShare of the limit, the merged search going on from its best tour (docs/DECISIONS.md#lk-start).
+// The merged search's start: chained Lin–Kernighan over the whole tour, one search a worker, for LKStartShare of the
+// limit, the merged search going on from its best tour (docs/DECISIONS.md#lk-start).
 const (
-	LKStartMinN       = 10_000
-	LKStartMaxWorkers = 4
-	LKStartShare      = 0.3
+	LKStartMinN  = 10_000
+	LKStartShare = 0.3
 )
 
 // The merged search's restarts from its best tour after RestartStall without gain (docs/DECISIONS.md#restart).

@@ -122,7 +122,7 @@ func Decide(f Facts) Strategy {
 		s.Restart = RestartStall
 	}
 	if auto && s.Search == Merged && f.Kind == Coords && !f.FixedEdges && f.N >= LKStartMinN && f.N < PartitionMinN && f.Workers > 0 &&
-		f.Workers <= LKStartMaxWorkers && f.TimeLimit > 0 && f.Kicks == 0 && !f.Options.NoLK {
+		f.TimeLimit > 0 && f.Kicks == 0 && !f.Options.NoLK {
 		s.LKStart = time.Duration(LKStartShare * float64(f.TimeLimit))
 	}
 	s.Windows = auto && s.Search == Partition && windowsOn(f)
