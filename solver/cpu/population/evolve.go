@@ -14,9 +14,13 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// gpuMembersPerN2 bounds the accelerator's population members to it × the limit in seconds / n², so that a larger
-// population still converges (docs/DECISIONS.md#pop).
-const gpuMembersPerN2 = 4e9
+// gpuMembersPerN2 bounds the accelerator's population members to it × the limit in seconds / n² on
+// gpuMembersWorkers workers or more, and to their share of it on fewer, so that a larger population still converges
+// on the workers there are (docs/DECISIONS.md#pop).
+const (
+	gpuMembersPerN2   = 4e9
+	gpuMembersWorkers = 16
+)
 
 // evolveStale is the generations without a shorter member that end the evolution.
 const evolveStale = 3
@@ -234,7 +238,7 @@ func (s *search) gpuMembers(ctx context.Context, epoch int, near *neighbor.Lists
 		return nil, nil
 	}
 	defer tp.Close()
-	m := min(tp.Slots(), s.o.GA, int(gpuMembersPerN2*s.limit.Seconds()/float64(s.in.N)/float64(s.in.N)))
+	m := min(tp.Slots(), s.o.GA, gpuMembers(s.in.N, s.w, s.limit))
 	if m < 1 {
 		return nil, nil
 	}
@@ -258,4 +262,10 @@ func (s *search) gpuMembers(ctx context.Context, epoch int, near *neighbor.Lists
 		return nil, nil
 	}
 	return tours, lens
+}
+
+// gpuMembers is the most population members the accelerator builds for n cities on w workers in a run of limit.
+func gpuMembers(n, w int, limit time.Duration) int {
+	share := float64(min(w, gpuMembersWorkers)) / gpuMembersWorkers
+	return int(gpuMembersPerN2 * share * limit.Seconds() / float64(n) / float64(n))
 }
