@@ -113,7 +113,8 @@ func cellOf(t []int32, members []int32) (w cellWindow, ok bool) {
 	return w, true
 }
 
-// cell searches the window of members for up to slice and splices its paths in when shorter and one cycle.
+// cell searches the window of members for up to slice and splices its paths in when shorter and one cycle, while it
+// searches and at the end.
 func (s *search) cell(ctx context.Context, members []int32, slice time.Duration, seed uint64) error {
 	s.mu.Lock()
 	w, ok := cellOf(s.cur, members)
@@ -122,7 +123,12 @@ func (s *search) cell(ctx context.Context, members []int32, slice time.Duration,
 		return nil
 	}
 	sub := subInstance(s.in, w.cities, w.joins)
-	tour, err := s.solve(ctx, sub, w.cities, slice, seed)
+	sp := &cellSplice{members: members, in: w.oldEdges()}
+	tour, err := s.solve(ctx, sub, w.cities, slice, seed, func(t []int) {
+		if added, err := w.newEdges(t); err == nil {
+			s.spliceEdges(sp, added, false)
+		}
+	})
 	if tour == nil || err != nil {
 		return errorf(err, "cell of %d cities", len(w.cities))
 	}
@@ -130,8 +136,15 @@ func (s *search) cell(ctx context.Context, members []int32, slice time.Duration,
 	if err != nil {
 		return errorf(err, "cell of %d cities", len(w.cities))
 	}
-	s.spliceEdges(members, w.oldEdges(), added)
+	s.spliceEdges(sp, added, true)
 	return nil
+}
+
+// cellSplice is a cell's splices: its members, its edges now in the tour (in) and whether a splice changed them.
+type cellSplice struct {
+	members []int32
+	in      [][2]int
+	changed bool
 }
 
 // oldEdges are the tour's edges within the cell: its paths' edges.
@@ -168,44 +181,50 @@ func (w cellWindow) newEdges(tour []int) ([][2]int, error) {
 	return e, nil
 }
 
-// spliceEdges replaces old by added when shorter, measured exactly, where the tour stays or rejoins into one cycle,
-// and offers the tour to the run.
-func (s *search) spliceEdges(members []int32, old, added [][2]int) {
+// spliceEdges replaces the cell's edges in the tour by added when shorter, measured exactly, where the tour stays one
+// cycle or, when final, rejoins into one, and offers the tour to the run; final counts the cell's search as ended and
+// its drops as rejected. A splice before the final one never rejoins, so that the cell's edges stay known.
+func (s *search) spliceEdges(sp *cellSplice, added [][2]int, final bool) {
 	length := func(es [][2]int) (l int64) {
 		for _, e := range es {
 			l += s.in.Dist(e[0], e[1])
 		}
 		return l
 	}
-	before, after := length(old), length(added)
+	before, after := length(sp.in), length(added)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.st.Searched++
+	defer s.ended(final, &sp.changed)
 	if after >= before {
 		return
 	}
+	reject := func() {
+		if final {
+			s.st.Rejected++
+		}
+	}
 	adj := links(s.cur)
-	if !exchange(adj, old, added) {
-		s.st.Rejected++
+	if !exchange(adj, sp.in, added) {
+		reject()
 		return
 	}
 	t, ok := walk(adj, s.cur[0])
-	if !ok {
-		ok = join(s.in, adj, members, s.fixedEdges())
+	if !ok && final {
+		ok = join(s.in, adj, sp.members, s.fixedEdges())
 		if ok {
 			t, ok = walk(adj, s.cur[0])
 		}
 	}
 	if !ok {
-		s.st.Rejected++
+		reject()
 		return
 	}
 	l := solver.TourLength(s.in, t)
 	if l >= s.curLen {
-		s.st.Rejected++
+		reject()
 		return
 	}
-	s.cur = t
+	s.cur, sp.in, sp.changed = t, added, true
 	s.keep(l)
 }
 

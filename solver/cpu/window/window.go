@@ -4,14 +4,16 @@
 // (without coordinates: paths of consecutive cities, their two ends
 // fixed). Each window is searched by the population search (pop: descents
 // evolved by EAX, then partition crossover) on its own cores from its
-// current order, and spliced back at once when shorter, the whole tour
-// measured again; every round the cuts turn, so that no cut stays
+// current order, and its shortest tour spliced back when shorter, the
+// whole tour measured again, while it searches (progressEvery) and at its
+// end; every round the cuts turn, so that no cut stays
 // (docs/DECISIONS.md#windows).
 package window
 
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -202,7 +204,8 @@ func (s *search) each(k int, round uint64, win func(i int, seed uint64) error) {
 	wg.Wait()
 }
 
-// window searches size cities from position pos, ends fixed, for up to slice, and splices.
+// window searches size cities from position pos, ends fixed, for up to slice, splicing its best path while it searches
+// and at the end.
 func (s *search) window(pos, size int, slice time.Duration, ctx context.Context, seed uint64) error {
 	n := s.in.N
 	s.mu.Lock()
@@ -212,26 +215,31 @@ func (s *search) window(pos, size int, slice time.Duration, ctx context.Context,
 	}
 	s.mu.Unlock()
 	sub := SubInstance(s.in, cities)
-	tour, err := s.solve(ctx, sub, cities, slice, seed)
+	pw := &pathWindow{pos: pos, cities: cities, in: slices.Clone(cities)}
+	apply := func(tour []int, final bool) error {
+		path, err := route.PathBetween(tour, 0, size-1)
+		if err == nil {
+			// the path between the ends, checked against the other fixed edges
+			open := *sub
+			open.FixedEdges = sub.FixedEdges[1:]
+			_, err = route.FinishPath(&open, path, 0, size-1)
+		}
+		if err != nil {
+			return fmt.Errorf("window of %d cities at position %d: %v", size, pos+1, err)
+		}
+		s.splice(pw, path, final)
+		return nil
+	}
+	tour, err := s.solve(ctx, sub, cities, slice, seed, func(t []int) { _ = apply(t, false) })
 	if tour == nil || err != nil {
 		return errorf(err, "window of %d cities at position %d", size, pos+1)
 	}
-	path, err := route.PathBetween(tour, 0, size-1)
-	if err == nil {
-		// the path between the ends, checked against the other fixed edges
-		open := *sub
-		open.FixedEdges = sub.FixedEdges[1:]
-		_, err = route.FinishPath(&open, path, 0, size-1)
-	}
-	if err != nil {
-		return fmt.Errorf("window of %d cities at position %d: %v", size, pos+1, err)
-	}
-	s.splice(pos, cities, path)
-	return nil
+	return apply(tour, true)
 }
 
-// solve searches sub from its identity tour for up to slice before the run's deadline (nil: the run ended first).
-func (s *search) solve(ctx context.Context, sub *solver.Instance, cities []int, slice time.Duration, seed uint64) ([]int, error) {
+// solve searches sub from its identity tour for up to slice before the run's deadline (nil: the run ended first),
+// handing progress the search's shorter tours while it runs, at most one every progressEvery.
+func (s *search) solve(ctx context.Context, sub *solver.Instance, cities []int, slice time.Duration, seed uint64, progress func([]int)) ([]int, error) {
 	if !s.c.Deadline.IsZero() {
 		// a margin for the search's last round and the splice
 		slice = min(slice, time.Until(s.c.Deadline)-min(finishMargin, slice/20))
@@ -252,7 +260,12 @@ func (s *search) solve(ctx context.Context, sub *solver.Instance, cities []int, 
 			}}
 		}
 	}
-	res, err := population.Solve(sctx, sub, p, nil, aid)
+	snaps, stop := make(chan solver.Snapshot, 1), make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() { s.follow(snaps, stop, progress) })
+	res, err := population.Solve(sctx, sub, p, snaps, aid)
+	close(stop)
+	wg.Wait()
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil
@@ -262,6 +275,40 @@ func (s *search) solve(ctx context.Context, sub *solver.Instance, cities []int, 
 	return res.Tour, nil
 }
 
+// follow hands progress the shortest best tour of a window's snapshots every progressEvery, while there is a shorter
+// one, until stop is closed.
+func (s *search) follow(snaps chan solver.Snapshot, stop chan struct{}, progress func([]int)) {
+	tick := time.NewTicker(s.progressEvery())
+	defer tick.Stop()
+	var shorter []int
+	best := int64(math.MaxInt64)
+	for {
+		select {
+		case <-stop:
+			return
+		case sn := <-snaps:
+			if sn.Best != nil && sn.BestLength < best {
+				shorter, best = sn.Best, sn.BestLength
+			}
+		case <-tick.C:
+			if shorter != nil {
+				progress(shorter)
+				shorter = nil
+			}
+		}
+	}
+}
+
+// progressEvery is the time between two splices of one window while it searches: each walks and measures the whole
+// tour under the lock, so that a round's windows spend about 2 % of the time on them, and at least a second.
+func (s *search) progressEvery() time.Duration {
+	return max(time.Second, 50*time.Duration(s.count())*time.Duration(s.in.N)*spliceCostPerCity)
+}
+
+// spliceCostPerCity is about a splice's time a city of the tour: the links, walk, length and offer of a tour of 85,900
+// cities took 1.9 ms on a 2-core machine.
+const spliceCostPerCity = 20 * time.Nanosecond
+
 // errorf is err, when not nil, prefixed with the window it is of.
 func errorf(err error, format string, a ...any) error {
 	if err == nil {
@@ -270,37 +317,57 @@ func errorf(err error, format string, a ...any) error {
 	return fmt.Errorf(format+": %v", append(a, err)...)
 }
 
-// splice writes path over the window's cities from tour position pos when shorter, and offers the tour to the run.
-func (s *search) splice(pos int, cities, path []int) {
+// pathWindow is a path window: its tour positions from pos, its cities as the search numbers them, the path now in
+// the tour (in) and whether a splice changed it.
+type pathWindow struct {
+	pos        int
+	cities, in []int
+	changed    bool
+}
+
+// splice writes path (of w's local numbers) over the window's positions when shorter than the path there, and offers
+// the tour to the run; final counts the window's search as ended.
+func (s *search) splice(w *pathWindow, path []int, final bool) {
 	mapped := make([]int, len(path))
 	for k, c := range path {
-		mapped[k] = cities[c]
+		mapped[k] = w.cities[c]
 	}
-	old, now := solver.PathLength(s.in, cities), solver.PathLength(s.in, mapped)
+	old, now := solver.PathLength(s.in, w.in), solver.PathLength(s.in, mapped)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.st.Searched++
+	defer s.ended(final, &w.changed)
 	if now >= old {
 		return
 	}
 	n := s.in.N
 	for k, c := range mapped {
-		s.cur[(pos+k)%n] = int32(c)
+		s.cur[(w.pos+k)%n] = int32(c)
 	}
 	l := solver.TourLength(s.in, s.cur)
 	if l >= s.curLen {
 		// cannot happen with disjoint windows; undone rather than kept
-		for k, c := range cities {
-			s.cur[(pos+k)%n] = int32(c)
+		for k, c := range w.in {
+			s.cur[(w.pos+k)%n] = int32(c)
 		}
 		return
 	}
+	w.in, w.changed = mapped, true
 	s.keep(l)
+}
+
+// ended counts a window's search as ended when final, and as improved when a splice changed it (s.mu held).
+func (s *search) ended(final bool, changed *bool) {
+	if !final {
+		return
+	}
+	s.st.Searched++
+	if *changed {
+		s.st.Improved++
+	}
 }
 
 // keep offers the current tour, now l long, to the run as a window's gain.
 func (s *search) keep(l int64) {
-	s.st.Improved++
 	s.st.Gain += s.curLen - l
 	s.curLen = l
 	s.c.Offer(s.cur, l)

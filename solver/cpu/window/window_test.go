@@ -195,7 +195,7 @@ func TestSplice(t *testing.T) {
 		mapped[k] = cities[i]
 	}
 	longer := solver.PathLength(in, mapped) >= solver.PathLength(in, cities)
-	s.splice(pos, cities, inner)
+	s.splice(&pathWindow{pos: pos, cities: cities, in: slices.Clone(cities)}, inner, true)
 	switch {
 	case longer && !slices.Equal(s.cur, start):
 		t.Fatal("a path no shorter was spliced")
@@ -217,9 +217,44 @@ func TestSplice(t *testing.T) {
 	for k := range now {
 		now[k] = int(back[(pos+k)%in.N])
 	}
-	s.splice(pos, now, inner)
-	if s.st.Improved != want {
-		t.Fatalf("%d splices of a path and its reverse, want %d", s.st.Improved, want)
+	s.splice(&pathWindow{pos: pos, cities: now, in: slices.Clone(now)}, inner, true)
+	if s.st.Improved != want || s.st.Searched != 2 {
+		t.Fatalf("%d of %d splices of a path and its reverse improved, want %d of 2", s.st.Improved, s.st.Searched, want)
+	}
+}
+
+// TestSplicesWhileSearching: a window's shorter tours reach the run while its search goes on, not only at its end,
+// and the run's tour stays whole and measured; its search then counts once.
+func TestSplicesWhileSearching(t *testing.T) {
+	for _, shape := range []Shape{Paths, Cells} {
+		in := uniform(1200, 12)
+		start := scrambled(in)
+		l0 := solver.TourLength(in, start)
+		ctx, cancel := context.WithCancel(context.Background())
+		c := control(t, ctx, in, start, 0)
+		cfg := Config{Shape: shape, Size: 600, Cores: 1, Workers: 2, Slice: time.Hour}
+		done := make(chan Stats)
+		go func() {
+			st, err := Run(in, c, cfg)
+			if err != nil {
+				t.Error(err)
+			}
+			done <- st
+		}()
+		// the windows' searches run for an hour unless stopped: a shorter tour can only come from a splice under way
+		for end := time.Now().Add(time.Minute); c.BestLen.Load() >= l0 && time.Now().Before(end); {
+			time.Sleep(20 * time.Millisecond)
+		}
+		shorter := c.BestLen.Load() < l0
+		cancel()
+		st := <-done
+		if !shorter {
+			t.Fatalf("shape %v: the run's tour no shorter while the windows searched", shape)
+		}
+		l := checkTour(t, in, c.Best)
+		if l != c.BestLen.Load() || l0-l != st.Gain || st.Searched != 2 || st.Improved < 1 {
+			t.Fatalf("shape %v: length %d, held %d, start %d, stats %+v", shape, l, c.BestLen.Load(), l0, st)
+		}
 	}
 }
 
