@@ -13,8 +13,8 @@ import (
 // lkStart searches the whole tour by chained Lin–Kernighan, one search a
 // worker from the quick Borůvka tour (partition.SoloLK), until the plan's
 // LKStart has passed, and returns the best tour for the merged search to
-// go on from: on few workers the merged search's descents stall above a
-// percent on some instances where chained LK does not
+// go on from: the merged search's descents stall above a percent on some
+// instances where chained LK does not
 // (docs/DECISIONS.md#lk-start). ok is false when the run ended meanwhile.
 func (r *ilsRun) lkStart(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (t []int32, ok bool) {
 	end := r.c.Deadline

@@ -215,7 +215,7 @@ func (s *search) window(pos, size int, slice time.Duration, ctx context.Context,
 	}
 	s.mu.Unlock()
 	sub := SubInstance(s.in, cities)
-	pw := &pathWindow{pos: pos, cities: cities, in: slices.Clone(cities)}
+	pw := &pathWindow{pos: pos, cities: cities, in: cities} // in is replaced, never written
 	apply := func(tour []int, final bool) error {
 		path, err := route.PathBetween(tour, 0, size-1)
 		if err == nil {
