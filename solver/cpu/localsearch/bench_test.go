@@ -12,23 +12,29 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// fiveOptBench is a search with the population's move set (Or-opt, 3-opt, 5-opt, bridge) on 5,000 uniform cities
-// with computed distances and 6 nearest candidates, from tour t.
-func fiveOptBench(in *solver.Instance, nb *neighbor.Lists, t []int32, seed uint64) *Search {
-	d := tour.NewDistMatrixMax(in, 0)
+// fiveOptBench is a search with the population's move set (Or-opt, 3-opt, 5-opt, bridge) on distances d and candidate
+// lists nb with their distances nbd, from tour t.
+func fiveOptBench(d *tour.Dist, nb *neighbor.Lists, nbd []int32, t []int32, seed uint64) *Search {
 	s := New(d, nb.List, nb.K, t)
 	s.SetMoves(MoveSet{OrOpt: true, ThreeOpt: true, Depth: 2, Bridge: true, FiveOpt: NewFiveOpt()})
-	s.SetNeighbors(nb.List, nb.K, NeighborDists(d, nb.List, in.N, nb.K, nil))
+	s.SetNeighbors(nb.List, nb.K, nbd)
 	s.SetRand(newRNG(seed, 3))
 	return s
+}
+
+// fiveOptInstance is 5,000 uniform cities with computed distances and their 6 nearest candidates.
+func fiveOptInstance() (*solver.Instance, *tour.Dist, *neighbor.Lists, []int32) {
+	in := testinst.IntEuc(5000, 1e6, rand.New(rand.NewPCG(1, 7)))
+	d := tour.NewDistMatrixMax(in, 0)
+	nb := neighbor.Nearest(in, 6)
+	return in, d, nb, NeighborDists(d, nb.List, in.N, nb.K, nil)
 }
 
 // BenchmarkFiveOptDescent is the descent of a randomized nearest-neighbour tour, as the population builds its
 // members: its time, the moves it evaluates and the length it ends at.
 func BenchmarkFiveOptDescent(b *testing.B) {
-	const n = 5000
-	in := testinst.IntEuc(n, 1e6, rand.New(rand.NewPCG(1, 7)))
-	nb := neighbor.Nearest(in, 6)
+	in, d, nb, nbd := fiveOptInstance()
+	n := in.N
 	var sum, moves float64
 	for i := range b.N {
 		r := rand.New(rand.NewPCG(uint64(i), 9))
@@ -36,7 +42,7 @@ func BenchmarkFiveOptDescent(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		s := fiveOptBench(in, nb, to32(t), uint64(i))
+		s := fiveOptBench(d, nb, nbd, to32(t), uint64(i))
 		s.PushAll()
 		s.Optimize(func() bool { return false })
 		sum += float64(s.Length())
@@ -49,10 +55,8 @@ func BenchmarkFiveOptDescent(b *testing.B) {
 // BenchmarkFiveOptKick is one step of the iterated search from a local optimum: a segment-local kick, its repair
 // and its undo when longer.
 func BenchmarkFiveOptKick(b *testing.B) {
-	const n = 5000
-	in := testinst.IntEuc(n, 1e6, rand.New(rand.NewPCG(1, 7)))
-	nb := neighbor.Nearest(in, 6)
-	s := fiveOptBench(in, nb, newRNG(1, 5).RandomTour(n), 1)
+	in, d, nb, nbd := fiveOptInstance()
+	s := fiveOptBench(d, nb, nbd, newRNG(1, 5).RandomTour(in.N), 1)
 	s.PushAll()
 	s.Optimize(func() bool { return false })
 	s.SetJournal(true)
