@@ -26,6 +26,15 @@ const (
 	GPUWindowsMinLimit = 9 * time.Second
 )
 
+// The partition search's round slice by size: from PartSliceMinN cities PartSlicePerCity a city, up to twice
+// PartSliceMinN's slice (below, the partslice option's 300 ms, which PartSliceMinN cities at PartSlicePerCity make), so
+// that a round's parts on one core (the cut, the regions' merge, the stitch), which grow with the cities, stay a share
+// of it (docs/DECISIONS.md#part-slice).
+const (
+	PartSliceMinN    = 500_000
+	PartSlicePerCity = 600 * time.Nanosecond
+)
+
 // The population search in place of auto's merged search, by size, time a city and workers
 // (docs/DECISIONS.md#pop, #pop-short).
 const (

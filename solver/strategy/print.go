@@ -77,6 +77,9 @@ func (s Strategy) String() string {
 	if s.Chain {
 		b.WriteString("; the chain in every round")
 	}
+	if s.PartSlice > 0 {
+		fmt.Fprintf(&b, "; rounds of %v", s.PartSlice)
+	}
 	if s.Windows {
 		b.WriteString("; then the population search on windows of the tour")
 	}

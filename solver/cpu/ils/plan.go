@@ -148,6 +148,9 @@ func (pl ilsPlan) apply(o *ilsOptions, given func(string) bool) {
 	if pl.Chain {
 		o.cfg.move = deepChain
 	}
+	if pl.PartSlice > 0 && !given(OptPartSlice) {
+		o.partSlice = int(pl.PartSlice / time.Millisecond)
+	}
 	if pl.Restart > 0 {
 		o.restart = int(pl.Restart / time.Millisecond)
 	}
@@ -168,6 +171,9 @@ func (e ilsEngine) Tune(in *solver.Instance, set solver.OptionSet) solver.Option
 	d := map[string]string{}
 	if pl.Chain {
 		d[OptMove] = "chain"
+	}
+	if pl.PartSlice > 0 {
+		d[OptPartSlice] = strconv.FormatInt(pl.PartSlice.Milliseconds(), 10)
 	}
 	if pl.CrowdSetUp {
 		maps.Copy(d, crowdedSet)

@@ -78,6 +78,33 @@ func TestPopAndRestartPlan(t *testing.T) {
 	}
 }
 
+// TestPartSliceApplied: the plan's round slice of the partition search
+// replaces the option's default, and a partslice the user gave stays.
+func TestPartSliceApplied(t *testing.T) {
+	auto, _ := solver.Lookup("auto", solver.BackendCPU)
+	e := auto.(ilsEngine)
+	in := uniformInstance(2000, 3)
+	for _, tc := range []struct {
+		name  string
+		given []string
+		set   func(*ilsOptions)
+		want  int
+	}{
+		{"default", nil, nil, 600},
+		{"given", []string{OptPartSlice}, func(o *ilsOptions) { o.partSlice = 250 }, 250},
+	} {
+		o, err := e.config(in, solver.Params{Workers: 2, Config: tc.set})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl := ilsPlan{Strategy: strategy.Strategy{Search: strategy.Partition, PartSlice: 600 * time.Millisecond}}
+		pl.apply(&o, func(name string) bool { return slices.Contains(tc.given, name) })
+		if o.partSlice != tc.want {
+			t.Errorf("%s: partslice %d ms, want %d", tc.name, o.partSlice, tc.want)
+		}
+	}
+}
+
 // TestAutoRunsPop: auto on two workers reports the population search's
 // run as its own: a valid tour of exact length, auto's name and params,
 // the note saying which search ran.
