@@ -29,9 +29,10 @@ const (
 // The partition search's round slice by size: from PartSliceMinN cities PartSlicePerCity a city, up to twice
 // PartSliceMinN's slice (below, the partslice option's 300 ms, which PartSliceMinN cities at PartSlicePerCity make), so
 // that a round's parts on one core (the cut, the regions' merge, the stitch), which grow with the cities, stay a share
-// of it (docs/DECISIONS.md#part-slice).
+// of it; up to PartSliceMaxN cities, where chained LK searches the pieces (docs/DECISIONS.md#part-slice).
 const (
 	PartSliceMinN    = 500_000
+	PartSliceMaxN    = 2_000_000
 	PartSlicePerCity = 600 * time.Nanosecond
 )
 

@@ -125,7 +125,7 @@ func Decide(f Facts) Strategy {
 		f.TimeLimit > 0 && f.Kicks == 0 && !f.Options.NoLK {
 		s.LKStart = time.Duration(LKStartShare * float64(f.TimeLimit))
 	}
-	if auto && s.Search == Partition && !s.CrowdSetUp && f.N > PartSliceMinN {
+	if auto && s.Search == Partition && !s.CrowdSetUp && f.N > PartSliceMinN && f.N <= PartSliceMaxN {
 		s.PartSlice = time.Duration(min(f.N, 2*PartSliceMinN)) * PartSlicePerCity
 	}
 	s.Windows = auto && s.Search == Partition && windowsOn(f)

@@ -103,7 +103,7 @@ type Strategy struct {
 	Restart time.Duration
 	// Ascent is the ascent's share of the time limit (0: its own schedule).
 	Ascent time.Duration
-	// PartSlice is the partition search's round slice (0: the option's; PartSliceMinN).
+	// PartSlice is the partition search's round slice (0: the option's; PartSliceMinN, PartSliceMaxN).
 	PartSlice time.Duration
 	// Windows: the partition search hands over to windows at their start time (solver/cpu/window, docs/DECISIONS.md#windows).
 	Windows bool
