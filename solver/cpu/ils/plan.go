@@ -172,9 +172,6 @@ func (e ilsEngine) Tune(in *solver.Instance, set solver.OptionSet) solver.Option
 	if pl.Chain {
 		d[OptMove] = "chain"
 	}
-	if pl.PartSlice > 0 {
-		d[OptPartSlice] = strconv.FormatInt(pl.PartSlice.Milliseconds(), 10)
-	}
 	if pl.CrowdSetUp {
 		maps.Copy(d, crowdedSet)
 	}
