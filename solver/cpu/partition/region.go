@@ -149,14 +149,20 @@ func (pr *partRun) cutCells(all []int32, u, v []float64) {
 
 // fillRegions gives every region its cities in tour order (segOf holds
 // each city's region), their local indices, and which consecutive pairs
-// are not tour edges (virt).
+// are not tour edges (virt), and lists the tour edges between regions.
 func (pr *partRun) fillRegions(n int) {
 	for _, sg := range pr.segs {
 		sg.cities = sg.cities[:0]
 		sg.virt = sg.virt[:0]
 		sg.first, sg.last = -1, -1
 	}
+	pr.crossed = pr.crossed[:0]
+	prev := pr.t[n-1]
 	for at, ct := range pr.t {
+		if pr.segOf[ct] != pr.segOf[prev] {
+			pr.crossed = append(pr.crossed, prev, ct)
+		}
+		prev = ct
 		sg := pr.segs[pr.segOf[ct]]
 		if len(sg.cities) > 0 {
 			sg.virt = append(sg.virt, int32(at) != sg.last+1)
@@ -232,14 +238,212 @@ func (sg *partSeg) isVirtual(a, b int32) bool {
 	return false
 }
 
+// regionLinks is the tour seen from the regions' virtual edges, for
+// mergeRegions. Region r's virtual pair P (its local cities k, k+1 with
+// virt[k]) has two ends: 2P at city k, where the tour leaves the region,
+// and 2P+1 at city k+1, where it comes back. Every city lies on one path
+// of its region's tour between two ends, and every end is joined to an
+// end of another region by a tour edge between regions. Walking paths
+// and those edges from an end comes back to it after every pair exactly
+// when the tour is one cycle, so a check costs the pairs, not the cities.
+type regionLinks struct {
+	base  []int32 // region r's pairs are base[r] .. base[r+1]-1
+	pairs []int32 // each pair's k, by region, ascending
+	reg   []int32 // each pair's region
+	cross []int32 // an end to the end across its edge between regions
+	// an end to the other end of its path in its region's improved tour,
+	// and its city's position there twice, plus one where that path goes
+	// on forward in sg.order
+	newEnd, newAt []int32
+	use           []bool // a region's improved tour is applied
+}
+
+// pair is the index of region r's pair whose first city is local k.
+func (lk *regionLinks) pair(r, k int32) int32 {
+	ps := lk.pairs[lk.base[r]:lk.base[r+1]]
+	i, _ := slices.BinarySearch(ps, k)
+	return lk.base[r] + int32(i)
+}
+
+// other is the other end of end e's path, in its region's improved tour
+// where that is applied, else in the tour.
+func (lk *regionLinks) other(e int32) int32 {
+	p := e / 2
+	r := lk.reg[p]
+	if lk.use[r] {
+		return lk.newEnd[e]
+	}
+	lo, v := lk.base[r], lk.base[r+1]-lk.base[r]
+	if e%2 == 1 { // the path goes on forward to the next pair's first city
+		return 2 * (lo + (p-lo+1)%v)
+	}
+	return 2*(lo+(p-lo+v-1)%v) + 1
+}
+
+// oneCycle reports whether the tour with the applied regions is one
+// cycle.
+func (lk *regionLinks) oneCycle() bool {
+	total := len(lk.pairs)
+	if total == 0 {
+		return true // one region holds every city
+	}
+	e := int32(0)
+	for steps := 1; steps <= total; steps++ {
+		e = lk.cross[lk.other(e)]
+		if e == 0 {
+			return steps == total
+		}
+	}
+	return false
+}
+
+// linkRegions sets lk's pairs and edges between regions for this round's
+// regions, and the paths of each improved region (deltas[i] < 0) whose
+// tour keeps its virtual edges; it returns whether region i's does.
+func (pr *partRun) linkRegions(deltas []int64) []bool {
+	lk := &pr.links
+	p := pr.p
+	lk.base = grow(lk.base, p+1)
+	lk.pairs, lk.reg = lk.pairs[:0], lk.reg[:0]
+	for r, sg := range pr.segs[:p] {
+		lk.base[r] = int32(len(lk.pairs))
+		for k, v := range sg.virt[:sg.m] {
+			if v {
+				lk.pairs = append(lk.pairs, int32(k))
+				lk.reg = append(lk.reg, int32(r))
+			}
+		}
+	}
+	lk.base[p] = int32(len(lk.pairs))
+	ends := 2 * len(lk.pairs)
+	lk.cross = grow(lk.cross, ends)
+	lk.newEnd, lk.newAt = grow(lk.newEnd, ends), grow(lk.newAt, ends)
+	for j := 0; j < len(pr.crossed); j += 2 {
+		a, b := pr.crossed[j], pr.crossed[j+1]
+		rb := pr.segOf[b]
+		mb := int32(pr.segs[rb].m)
+		out := 2 * lk.pair(pr.segOf[a], pr.local[a])
+		in := 2*lk.pair(rb, (pr.local[b]+mb-1)%mb) + 1
+		lk.cross[out], lk.cross[in] = in, out
+	}
+	lk.use = grow(lk.use, p)
+	clear(lk.use)
+	ok := make([]bool, p)
+	for r, d := range deltas {
+		ok[r] = d < 0 && pr.linkImproved(int32(r))
+	}
+	return ok
+}
+
+// linkImproved sets the paths of region r's improved tour sg.order
+// between its virtual edges, and reports whether that tour holds each of
+// them.
+func (pr *partRun) linkImproved(r int32) bool {
+	lk, sg := &pr.links, pr.segs[r]
+	m := sg.m
+	v := lk.base[r+1] - lk.base[r]
+	found := int32(0)
+	// the end where the path now being walked began; first: the end at
+	// the first virtual edge's first city
+	open, first := int32(-1), int32(-1)
+	for q, a := range sg.order[:m] {
+		b := sg.order[(q+1)%m]
+		if !sg.isVirtual(a, b) {
+			continue
+		}
+		found++
+		// ea at a closes the path walked; eb at b opens the next one
+		var ea, eb int32
+		if b == (a+1)%int32(m) {
+			ea = 2 * lk.pair(r, a)
+			eb = ea + 1
+		} else {
+			eb = 2 * lk.pair(r, b)
+			ea = eb + 1
+		}
+		lk.newAt[ea] = 2 * int32(q)
+		lk.newAt[eb] = 2*int32((q+1)%m) + 1
+		if open < 0 {
+			first = ea
+		} else {
+			lk.newEnd[open], lk.newEnd[ea] = ea, open
+		}
+		open = eb
+	}
+	if found != v {
+		return false
+	}
+	if v == 0 {
+		return true // the region is the whole tour
+	}
+	lk.newEnd[open], lk.newEnd[first] = first, open
+	return true
+}
+
+// writeTour writes the tour with the applied regions into pr.t: each
+// path from sg.order where its region is applied, else from sg.cities.
+func (pr *partRun) writeTour() {
+	lk := &pr.links
+	if len(lk.pairs) == 0 { // one region, the whole tour
+		sg := pr.segs[0]
+		for q, j := range sg.order[:sg.m] {
+			pr.t[q] = sg.cities[j]
+		}
+		return
+	}
+	at := 0
+	e0 := int32(0)
+	e := e0
+	for {
+		f := lk.other(e)
+		r := lk.reg[e/2]
+		sg := pr.segs[r]
+		m := int32(sg.m)
+		if lk.use[r] {
+			q, step := lk.newAt[e]/2, int32(1)
+			if lk.newAt[e]%2 == 0 {
+				step = m - 1
+			}
+			end := lk.newAt[f] / 2
+			for {
+				pr.t[at] = sg.cities[sg.order[q]]
+				at++
+				if q == end {
+					break
+				}
+				q = (q + step) % m
+			}
+		} else {
+			k, step := lk.pairs[e/2], m-1 // from the pair's first city back
+			if e%2 == 1 {
+				k, step = (k+1)%m, 1 // from its second city on
+			}
+			end := lk.pairs[f/2]
+			if f%2 == 1 {
+				end = (end + 1) % m
+			}
+			for {
+				pr.t[at] = sg.cities[k]
+				at++
+				if k == end {
+					break
+				}
+				k = (k + step) % m
+			}
+		}
+		e = lk.cross[f]
+		if e == e0 {
+			return
+		}
+	}
+}
+
 // mergeRegions puts the improved regions' tours into the tour, best gain
 // first, halving batches that would split the tour (mergeBatch), and
 // returns the change of length; it stops checking after limit.
 func (pr *partRun) mergeRegions(deltas []int64, limit time.Duration) int64 {
 	if pr.env.Control.Done() {
-		// every batch would be refused (mergeBatch): the tour stays as it
-		// is, without the two passes over all of it that take a fraction
-		// of a second at ten million cities
+		// every batch would be refused (mergeBatch): the tour stays as it is
 		for _, d := range deltas {
 			if d < 0 {
 				pr.rejected++
@@ -247,18 +451,14 @@ func (pr *partRun) mergeRegions(deltas []int64, limit time.Duration) int64 {
 		}
 		return 0
 	}
-	n := pr.env.In.N
-	adj := grow(pr.adj, 2*n)
-	pr.adj = adj
-	for at, ct := range pr.t {
-		prev := pr.t[(at+n-1)%n]
-		next := pr.t[(at+1)%n]
-		adj[2*ct], adj[2*ct+1] = prev, next
-	}
+	ok := pr.linkRegions(deltas)
 	var order []int
 	for i, d := range deltas {
-		if d < 0 {
+		switch {
+		case ok[i]:
 			order = append(order, i)
+		case d < 0:
+			pr.rejected++
 		}
 	}
 	if len(order) == 0 {
@@ -267,22 +467,17 @@ func (pr *partRun) mergeRegions(deltas []int64, limit time.Duration) int64 {
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(deltas[a], deltas[b]) })
 	pr.checks, pr.mergeEnd = 0, time.Now().Add(limit)
 	total := pr.mergeBatch(order, deltas)
-	// the tour from the adjacency, from the same first city
-	prev, cur := int32(-1), pr.t[0]
-	for at := range n {
-		pr.t[at] = cur
-		next := adj[2*cur]
-		if next == prev {
-			next = adj[2*cur+1]
-		}
-		prev, cur = cur, next
+	if total != 0 {
+		pr.writeTour()
 	}
 	return total
 }
 
-// maxChecks bounds the O(n) checks of one round's merge for p regions;
-// the results not tried in time are dropped.
-func maxChecks(p int) int { return 4 + 2*bits.Len(uint(p)) }
+// maxChecks bounds the one-cycle checks of one round's merge for p
+// regions of n cities with pairs virtual pairs: a few a halving, or as
+// many as walk n ends in all, as a walk over every city once did; the
+// results not tried by then are dropped.
+func maxChecks(p, pairs, n int) int { return max(4+2*bits.Len(uint(p)), n/max(pairs, 1)) }
 
 // mergeBatch applies the regions of batch together and keeps them where
 // the tour stays one cycle, else tries the two halves in turn; it returns
@@ -294,24 +489,19 @@ func (pr *partRun) mergeBatch(batch []int, deltas []int64) int64 {
 	c := pr.env.Control
 	// the time bound only under a time limit, for repeatable kick budgets
 	late := pr.env.Opts.Kicks == 0 && pr.checks > 0 && time.Now().After(pr.mergeEnd)
-	if pr.checks >= maxChecks(pr.p) || c.Done() || late {
+	if pr.checks >= maxChecks(pr.p, len(pr.links.pairs), pr.env.In.N) || c.Done() || late {
 		pr.rejected += int64(len(batch))
 		return 0
 	}
 	if c.SnapshotDue() {
 		c.Snapshot(nil, c.BestLen.Load(), pr.env.totalKicks(), pr.env.frac(), 0)
 	}
-	ok := true
-	applied := 0
+	lk := &pr.links
 	for _, i := range batch {
-		applied++
-		if !pr.applyRegion(i) {
-			ok = false
-			break
-		}
+		lk.use[i] = true
 	}
 	pr.checks++
-	if ok && pr.oneCycle() {
+	if lk.oneCycle() {
 		var sum int64
 		for _, i := range batch {
 			sum += deltas[i]
@@ -319,12 +509,8 @@ func (pr *partRun) mergeBatch(batch []int, deltas []int64) int64 {
 		pr.merged += int64(len(batch))
 		return sum
 	}
-	// each region writes only its own cities' entries: take them back
-	for _, i := range batch[:applied] {
-		sg := pr.segs[i]
-		for j, ct := range sg.cities[:sg.m] {
-			pr.adj[2*ct], pr.adj[2*ct+1] = sg.saved[2*j], sg.saved[2*j+1]
-		}
+	for _, i := range batch {
+		lk.use[i] = false
 	}
 	if len(batch) == 1 {
 		pr.rejected++
@@ -332,60 +518,4 @@ func (pr *partRun) mergeBatch(batch []int, deltas []int64) int64 {
 	}
 	h := len(batch) / 2
 	return pr.mergeBatch(batch[:h], deltas) + pr.mergeBatch(batch[h:], deltas)
-}
-
-// applyRegion writes region i's new tour into the adjacency, the old
-// entries going to sg.saved; it returns false where the tour does not fit
-// its cities' outside neighbours (the adjacency then partly written).
-func (pr *partRun) applyRegion(i int) bool {
-	adj, sg := pr.adj, pr.segs[i]
-	m := sg.m
-	saved := grow(sg.saved, 2*m)
-	sg.saved = saved
-	seg := int32(i)
-	deg := grow(pr.adjDeg, m)
-	pr.adjDeg = deg
-	for j, ct := range sg.cities[:m] {
-		saved[2*j], saved[2*j+1] = adj[2*ct], adj[2*ct+1]
-		// the outside neighbours first
-		deg[j] = 0
-		for _, x := range saved[2*j : 2*j+2] {
-			if pr.segOf[x] != seg {
-				adj[2*ct+deg[j]] = x
-				deg[j]++
-			}
-		}
-	}
-	for q, a := range sg.order[:m] {
-		b := sg.order[(q+1)%m]
-		if sg.isVirtual(a, b) {
-			continue
-		}
-		if deg[a] >= 2 || deg[b] >= 2 {
-			return false
-		}
-		ca, cb := sg.cities[a], sg.cities[b]
-		adj[2*ca+deg[a]] = cb
-		deg[a]++
-		adj[2*cb+deg[b]] = ca
-		deg[b]++
-	}
-	return true
-}
-
-// oneCycle reports whether the adjacency is one cycle through all cities.
-func (pr *partRun) oneCycle() bool {
-	n, adj := pr.env.In.N, pr.adj
-	prev, cur := int32(-1), int32(0)
-	for steps := 1; steps <= n; steps++ {
-		next := adj[2*cur]
-		if next == prev {
-			next = adj[2*cur+1]
-		}
-		prev, cur = cur, next
-		if cur == 0 {
-			return steps == n
-		}
-	}
-	return false
 }

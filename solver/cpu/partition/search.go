@@ -270,12 +270,14 @@ type partClusters struct {
 // between paths and regions.
 type partRegions struct {
 	// buffers: the cities' coordinates across and along the cut's
-	// direction, the cities sorted by them, the tour as an adjacency and
-	// one region's old part of it
+	// direction, the cities sorted by them; the tour's edges between
+	// regions, each as its two cities in tour order, and the tour seen
+	// from them
 	ru, rv           []float64
 	ridx, ridx2      []int32
 	rhist            []int32
-	adj, adjDeg      []int32
+	crossed          []int32
+	links            regionLinks
 	rejected, merged int64     // regions' results dropped and kept
 	checks           int       // one-cycle checks of this round's merge
 	mergeEnd         time.Time // when this round's merge stops checking
@@ -329,7 +331,6 @@ type partSeg struct {
 	virt        []bool
 	first, last int32
 	order       []int32
-	saved       []int32 // its cities' adjacency before mergeRegions applied it
 }
 
 // partSize is the segment size for n cities and w workers: opt when set,

@@ -446,13 +446,132 @@ func TestPartitionMergeBounded(t *testing.T) {
 	pr.cut(5, 0)
 	pr.runRound()
 	checkPartTour(t, pr, "region round from greedy")
-	if pr.checks > maxChecks(pr.p) {
-		t.Fatalf("%d checks for %d regions, at most %d", pr.checks, pr.p, maxChecks(pr.p))
+	if most := maxChecks(pr.p, len(pr.links.pairs), in.N); pr.checks > most {
+		t.Fatalf("%d checks for %d regions, at most %d", pr.checks, pr.p, most)
 	}
 	if pr.merged == 0 {
 		t.Fatalf("no region's result kept (%d dropped)", pr.rejected)
 	}
 	t.Logf("%d regions: %d kept, %d dropped, %d checks", pr.p, pr.merged, pr.rejected, pr.checks)
+}
+
+// TestRegionLinksOneCycle: the check of the tour seen from the regions'
+// virtual edges agrees with a walk over every city for random sets of
+// improved regions, and the tour written from a set that passes is one
+// cycle through every city.
+func TestRegionLinksOneCycle(t *testing.T) {
+	in := uniformInstance(6000, 31)
+	pr := newTestPartRun(t, in, 4, func(o *Options) { o.Seg, o.KicksPerCity, o.Shape, o.SliceMS = 150, 0.3, ShapeRegion, 0 })
+	pr.cut(7, 0)
+	if !pr.region {
+		t.Fatal("not a region round")
+	}
+	pr.pool(pr.p, func(_, i int) { pr.prepare(i) })
+	deltas, _ := pr.searchAll(false, 0)
+	ok := pr.linkRegions(deltas[:pr.p])
+	var improved []int
+	for i, v := range ok {
+		if v {
+			improved = append(improved, i)
+		}
+	}
+	if len(improved) < 8 {
+		t.Fatalf("%d of %d regions improved, want more", len(improved), pr.p)
+	}
+	// allCycle applies the regions in use to the tour's adjacency, city by
+	// city, and walks it
+	n := in.N
+	allCycle := func() bool {
+		adj := make([][2]int32, n)
+		for at, ct := range pr.t {
+			adj[ct] = [2]int32{pr.t[(at+n-1)%n], pr.t[(at+1)%n]}
+		}
+		for i, sg := range pr.segs[:pr.p] {
+			if !pr.links.use[i] {
+				continue
+			}
+			deg := make([]int, sg.m)
+			for j, ct := range sg.cities[:sg.m] {
+				old := adj[ct]
+				for _, x := range old {
+					if pr.segOf[x] != int32(i) {
+						adj[ct][deg[j]] = x
+						deg[j]++
+					}
+				}
+			}
+			for q, a := range sg.order[:sg.m] {
+				b := sg.order[(q+1)%sg.m]
+				if sg.isVirtual(a, b) {
+					continue
+				}
+				ca, cb := sg.cities[a], sg.cities[b]
+				adj[ca][deg[a]], adj[cb][deg[b]] = cb, ca
+				deg[a]++
+				deg[b]++
+			}
+		}
+		prev, cur := int32(-1), int32(0)
+		for steps := 1; steps <= n; steps++ {
+			next := adj[cur][0]
+			if next == prev {
+				next = adj[cur][1]
+			}
+			prev, cur = cur, next
+			if cur == 0 {
+				return steps == n
+			}
+		}
+		return false
+	}
+	rng := newRNG(31, 0)
+	var cycles, splits int
+	for trial := range 60 {
+		clear(pr.links.use)
+		for _, i := range improved {
+			// from one region a set to most of them
+			if trial == 0 || rng.Intn(len(improved)) < trial%len(improved)+1 {
+				pr.links.use[i] = true
+			}
+		}
+		got, want := pr.links.oneCycle(), allCycle()
+		if got != want {
+			t.Fatalf("trial %d: one cycle by the regions' ends %v, by every city %v", trial, got, want)
+		}
+		if got {
+			cycles++
+		} else {
+			splits++
+		}
+	}
+	if cycles == 0 || splits == 0 {
+		t.Fatalf("%d sets one cycle, %d split: want both", cycles, splits)
+	}
+	// the best set that passes, written as the tour
+	l0 := pr.length
+	pr.length += pr.mergeRegions(deltas[:pr.p], time.Hour)
+	if pr.merged == 0 || pr.length >= l0 {
+		t.Fatalf("%d regions kept, length %d from %d", pr.merged, pr.length, l0)
+	}
+	checkPartTour(t, pr, "merged regions")
+	t.Logf("%d regions, %d improved, %d pairs; %d sets one cycle, %d split; %d kept", pr.p, len(improved), len(pr.links.pairs), cycles, splits, pr.merged)
+}
+
+// TestMergeOneRegion: a region round of one region, the whole tour with
+// no virtual edge, keeps its improved tour.
+func TestMergeOneRegion(t *testing.T) {
+	in := uniformInstance(800, 32)
+	pr := newTestPartRun(t, in, 1, func(o *Options) { o.Seg, o.KicksPerCity, o.Shape, o.SliceMS = 800, 0.5, ShapeRegion, 0 })
+	pr.cut(3, 0)
+	if !pr.region || pr.p != 1 {
+		t.Fatalf("region round %v of %d regions, want one", pr.region, pr.p)
+	}
+	l0 := pr.length
+	pr.runRound()
+	if pr.merged != 1 || pr.length >= l0 {
+		t.Fatalf("%d kept, length %d from %d", pr.merged, pr.length, l0)
+	}
+	checkPartTour(t, pr, "one region merged")
 }
 
 // TestPartitionAlphaLists: under alpha-nearness lists (here quadrant lists
