@@ -103,7 +103,7 @@ func autoLSStart(ctx context.Context, in *solver.Instance, seed uint64, st strat
 		return nil, nil, ""
 	}
 	sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
-	t, gs, err := ils.GlsDescent(ctx, in, nil, autoLSGreedy, seed, start.Add(st.GPU.StartDescent))
+	t, gs, err := ils.GlsDescent(ctx, in, nil, autoLSGreedy, seed, start.Add(st.GPU.StartDescent), strategy.GPUStartStall)
 	if err != nil {
 		return nil, nil, fmt.Sprintf("the GPU's descent of the start tour failed: %v", err)
 	}

@@ -35,7 +35,7 @@ func glsStartTour(t *testing.T, in *solver.Instance, greedy bool) ([]int, glsSta
 	}
 	defer ru.Do(func() error { return g.bufs.FreeAll() })
 	tour, _, _ := glsState(t, g, 0)
-	if err := ru.Do(func() error { return g.descend(context.Background(), time.Time{}, 1, &st) }); err != nil {
+	if err := ru.Do(func() error { return g.descend(context.Background(), time.Time{}, 1, 0, &st) }); err != nil {
 		t.Fatal(err)
 	}
 	after, _, _ := glsState(t, g, 0)

@@ -3,6 +3,7 @@ package ils
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/tsplab/tsplab/solver"
 )
@@ -88,4 +89,35 @@ func glsBox(in *solver.Instance, k int) (minx, miny, inv float64) {
 		span = 1
 	}
 	return minx, miny, float64(int(1)<<k) / span
+}
+
+// stallWindow is how long a descent's passes are watched for their gain.
+const stallWindow = time.Second
+
+// stallWatch ends a descent whose passes over the last stallWindow gained
+// less than share of everything it gained (share 0: never), because its
+// tail then gains less than the search it hands the tour to.
+type stallWatch struct {
+	share float64
+	at    time.Time // the window's start
+	gain  uint64    // the descent's gain at the window's start
+}
+
+// stalled reports, at now with gain so far, whether the window that
+// just ended gained too little, and starts the next window when one
+// ended.
+func (w *stallWatch) stalled(now time.Time, gain uint64) bool {
+	if w.share <= 0 {
+		return false
+	}
+	if w.at.IsZero() {
+		w.at, w.gain = now, gain
+		return false
+	}
+	if now.Sub(w.at) < stallWindow {
+		return false
+	}
+	low := float64(gain-w.gain) < w.share*float64(gain)
+	w.at, w.gain = now, gain
+	return low
 }

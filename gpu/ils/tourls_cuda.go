@@ -39,8 +39,8 @@ type glsStats struct {
 	moves         int64
 	gain          uint64
 	Setup, Search time.Duration
-	stopped       bool
-	Rounds, Frags int // the greedy start's matching rounds and fragments (0: none)
+	stopped       bool // by the deadline or the context
+	Rounds, Frags int  // the greedy start's matching rounds and fragments (0: none)
 }
 
 // newGLSRun allocates the run and uploads in's coordinates (run thread).
@@ -171,11 +171,16 @@ func (g *glsRun) pass(off int, full bool) (found, applied, gain uint64, err erro
 }
 
 // descend runs passes until two full ones find nothing, ctx ends or the deadline passes.
-func (g *glsRun) descend(ctx context.Context, deadline time.Time, seed uint64, st *glsStats) error {
+func (g *glsRun) descend(ctx context.Context, deadline time.Time, seed uint64, stall float64, st *glsStats) error {
 	full, empty := false, 0
+	watch := stallWatch{share: stall}
 	for empty < 2 {
-		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
+		now := time.Now()
+		if ctx.Err() != nil || (!deadline.IsZero() && now.After(deadline)) {
 			st.stopped = true
+			return nil
+		}
+		if watch.stalled(now, st.gain) {
 			return nil
 		}
 		off := int((seed*0x9E3779B97F4A7C15 + uint64(st.Passes)*0xBF58476D1CE4E5B9) >> 33 % uint64(g.n))
@@ -217,8 +222,10 @@ func (g *glsRun) export() ([]int, error) {
 }
 
 // GlsDescent descends on the GPU from a start tour (given, greedy or the Hilbert
-// curve) to a 2-opt + Or-opt optimum over the lists.
-func GlsDescent(ctx context.Context, in *solver.Instance, given []int, greedy bool, seed uint64, deadline time.Time) ([]int, glsStats, error) {
+// curve) to a 2-opt + Or-opt optimum over the lists, or until the deadline, or
+// until a second of passes gains less than the share stall of its gain (0:
+// never).
+func GlsDescent(ctx context.Context, in *solver.Instance, given []int, greedy bool, seed uint64, deadline time.Time, stall float64) ([]int, glsStats, error) {
 	var st glsStats
 	if in.N < glsMinN || len(in.X) != in.N || !OrSpanOK(in) {
 		return nil, st, fmt.Errorf("%w: 2opt-or needs at least %d cities with coordinates within a span of %.0e", device.ErrUnsupported, glsMinN, OrMaxSpan)
@@ -242,7 +249,7 @@ func GlsDescent(ctx context.Context, in *solver.Instance, given []int, greedy bo
 		}
 		st.Setup = time.Since(t0)
 		t0 = time.Now()
-		if err := g.descend(ctx, deadline, seed, &st); err != nil {
+		if err := g.descend(ctx, deadline, seed, stall, &st); err != nil {
 			return err
 		}
 		st.Search = time.Since(t0)
@@ -263,7 +270,7 @@ func solveTourLS(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	if err != nil {
 		return solver.Result{}, err
 	}
-	t, st, err := GlsDescent(ctx, in, p.Start, cfg.Greedy, p.Seed, deadline)
+	t, st, err := GlsDescent(ctx, in, p.Start, cfg.Greedy, p.Seed, deadline, 0)
 	if err != nil {
 		return solver.Result{}, err
 	}

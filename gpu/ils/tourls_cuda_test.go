@@ -179,7 +179,7 @@ func TestTourLSLocalOptimum(t *testing.T) {
 			withGLS(t, in, func(g *glsRun) {
 				start, nb, _ := glsState(t, g, 0)
 				var st glsStats
-				if err := g.ru.Do(func() error { return g.descend(context.Background(), time.Time{}, 1, &st) }); err != nil {
+				if err := g.ru.Do(func() error { return g.descend(context.Background(), time.Time{}, 1, 0, &st) }); err != nil {
 					t.Fatal(err)
 				}
 				tour, _, moves := glsState(t, g, 0)

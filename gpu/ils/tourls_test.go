@@ -3,6 +3,7 @@ package ils
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/tsplab/tsplab/solver"
 )
@@ -97,5 +98,39 @@ func TestGLSPlan(t *testing.T) {
 	minx, miny, inv := glsBox(in, 3)
 	if minx != 10 || miny != 5 || inv != 8.0/40 {
 		t.Errorf("box %v %v %v", minx, miny, inv)
+	}
+}
+
+// TestStallWatch: the watch ends a descent only after a whole window whose
+// passes gained less than its share of the descent's gain, judges each
+// window on its own, and never ends one with share 0.
+func TestStallWatch(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	w := stallWatch{share: 0.01}
+	for _, c := range []struct {
+		s    float64
+		gain uint64
+		want bool
+	}{
+		{0, 0, false},      // the first window starts
+		{0.5, 1000, false}, // within it
+		{1.0, 5000, false}, // it gained 5,000 of 5,000
+		{1.9, 5010, false}, // the next window not over
+		{2.0, 5060, false}, // 60 of 5,060: above 1 %
+		{3.0, 5100, true},  // 40 of 5,100: below
+		{3.5, 5100, false}, // a new window, not over
+		{4.0, 6000, false}, // 900 of 6,000
+		{5.5, 6030, true},  // 30 of 6,030 over 1.5 s
+	} {
+		if got := w.stalled(at(c.s), c.gain); got != c.want {
+			t.Fatalf("at %.1f s, gain %d: stalled %v, want %v", c.s, c.gain, got, c.want)
+		}
+	}
+	never := stallWatch{}
+	for s := range 10 {
+		if never.stalled(at(float64(s)), 100) {
+			t.Fatalf("share 0 ended the descent at %d s", s)
+		}
 	}
 }

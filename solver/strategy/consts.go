@@ -109,6 +109,9 @@ const (
 	// GPUStartDescentMax is the limit per city up to which GPU auto descends its greedy
 	// start (docs/DECISIONS.md#gls-greedy-start).
 	GPUStartDescentMax = 25 * time.Microsecond
+	// GPUStartStall ends GPU auto's start descent once a second of its passes gains less than this share of
+	// what it gained so far (docs/DECISIONS.md#start-stall).
+	GPUStartStall = 0.01
 )
 
 // BoundBesideCPUMaxN is the largest instance a CPU run proves a lower bound beside (docs/DECISIONS.md#bound-beside-cpu).
