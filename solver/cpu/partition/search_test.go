@@ -461,13 +461,7 @@ func TestPartitionMergeBounded(t *testing.T) {
 // cycle through every city.
 func TestRegionLinksOneCycle(t *testing.T) {
 	in := uniformInstance(6000, 31)
-	pr := newTestPartRun(t, in, 4, func(o *Options) { o.Seg, o.KicksPerCity, o.Shape, o.SliceMS = 150, 0.3, ShapeRegion, 0 })
-	pr.cut(7, 0)
-	if !pr.region {
-		t.Fatal("not a region round")
-	}
-	pr.pool(pr.p, func(_, i int) { pr.prepare(i) })
-	deltas, _ := pr.searchAll(false, 0)
+	pr, deltas := searchedRegions(t, in, 150, 0.3, 7)
 	ok := pr.linkRegions(deltas[:pr.p])
 	var improved []int
 	for i, v := range ok {
@@ -691,17 +685,26 @@ func TestPartitionAdapt(t *testing.T) {
 	}
 }
 
-// TestMergeRegionsStopped: a region round whose run has stopped leaves
-// the tour as it was, in the same order, its regions' results dropped.
-func TestMergeRegionsStopped(t *testing.T) {
-	in := uniformInstance(4000, 30)
-	pr := newTestPartRun(t, in, 4, func(o *Options) { o.Seg, o.KicksPerCity, o.Shape, o.SliceMS = 300, 0.2, ShapeRegion, 0 })
-	pr.cut(5, 0)
+// searchedRegions is a partition search of in on 4 workers after a region
+// round's searches, cut from offset off (segments of seg cities, kpc kicks
+// a city), and the regions' changes of length, not yet merged.
+func searchedRegions(t *testing.T, in *solver.Instance, seg int, kpc float64, off int) (*partRun, []int64) {
+	t.Helper()
+	pr := newTestPartRun(t, in, 4, func(o *Options) { o.Seg, o.KicksPerCity, o.Shape, o.SliceMS = seg, kpc, ShapeRegion, 0 })
+	pr.cut(off, 0)
 	if !pr.region {
 		t.Fatal("not a region round")
 	}
 	pr.pool(pr.p, func(_, i int) { pr.prepare(i) })
 	deltas, _ := pr.searchAll(false, 0)
+	return pr, deltas
+}
+
+// TestMergeRegionsStopped: a region round whose run has stopped leaves
+// the tour as it was, in the same order, its regions' results dropped.
+func TestMergeRegionsStopped(t *testing.T) {
+	in := uniformInstance(4000, 30)
+	pr, deltas := searchedRegions(t, in, 300, 0.2, 5)
 	found := 0
 	for _, d := range deltas[:pr.p] {
 		if d < 0 {
