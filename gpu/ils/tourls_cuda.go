@@ -170,7 +170,8 @@ func (g *glsRun) pass(off int, full bool) (found, applied, gain uint64, err erro
 	return g.hostCnt[0], g.hostCnt[1], g.hostCnt[2], err
 }
 
-// descend runs passes until two full ones find nothing, ctx ends or the deadline passes.
+// descend runs passes until two full ones find nothing, ctx ends, the deadline passes or a
+// window of passes gains less than the share stall of the descent's gain (stallWatch; 0: never).
 func (g *glsRun) descend(ctx context.Context, deadline time.Time, seed uint64, stall float64, st *glsStats) error {
 	full, empty := false, 0
 	watch := stallWatch{share: stall}
