@@ -33,6 +33,17 @@ const (
 	soloMark  = 10 // tour neighbours of a kick's end queued
 )
 
+// The whole tour's search lengthens its kicks' walk to soloWalkLong
+// while more than soloEqualShare of its kicks (a moving share over about
+// 1/soloEqualDecay kicks) end as long as they began: LK undid them, so
+// they were too local for the instance (pla85900: 48 % of the kicks
+// with walks of 50 steps, E100k.0 24 %; docs/DECISIONS.md#solo-walk).
+const (
+	soloWalkLong   = 80
+	soloEqualShare = 0.35
+	soloEqualDecay = 0.01
+)
+
 // soloMove is a logged flip: (a, b) and (c, d) became (a, c) and (b, d).
 type soloMove struct{ a, b, c, d int32 }
 
@@ -53,6 +64,11 @@ type solo struct {
 	queued []bool
 	rng    *runctl.Rand
 	keep   bool // keep the log of a kick's repair, to undo it
+	// the kicks' walk, whether the last kick ended as long as it began,
+	// and the moving share of such kicks (sizeWalk)
+	walkLen int
+	equal   bool
+	equals  float64
 	// the current LK step: its best close and the flips to it, the edges
 	// it added and removed
 	best           int64
@@ -111,7 +127,7 @@ type lkCand struct {
 // fixed no step removes.
 func newSolo(t0 []int32, length int64, nb *neighbor.Lists, d *tour.Dist, rng *runctl.Rand, fixed [][2]int) *solo {
 	n := len(t0)
-	s := &solo{l: twolevel.New(t0), d: d, length: length, queued: make([]bool, n), rng: rng}
+	s := &solo{l: twolevel.New(t0), d: d, length: length, queued: make([]bool, n), rng: rng, walkLen: soloWalk}
 	s.fix = problem.FixedPartners(n, fixed)
 	if s.fix != nil {
 		s.fixed = make([]uint64, (n+63)/64)
@@ -542,11 +558,11 @@ func (e *soloEdges) drop(n int) {
 	e.slot = e.slot[:n]
 }
 
-// walk is a random walk of soloWalk candidate steps from c, never
+// walk is a random walk of s.walkLen candidate steps from c, never
 // straight back, ending early at a city without candidates.
 func (s *solo) walk(c int32) int32 {
 	old := int32(-1)
-	for i := 0; i < soloWalk; i++ {
+	for i := 0; i < s.walkLen; i++ {
 		lo, hi := s.at[c], s.at[c+1]
 		if lo == hi {
 			break
@@ -612,6 +628,7 @@ func (s *solo) kick(stop func() bool) bool {
 		s.queued[c] = false
 	}
 	s.queue, s.qhead = s.queue[:0], 0
+	s.equal = s.length == before
 	if s.length > before {
 		s.undo(0)
 		s.length = before
@@ -742,10 +759,25 @@ func runSolo(env *Env, w int, t0, perm []int32, nb *neighbor.Lists, d *tour.Dist
 		if s.kick(stop) {
 			kicks++
 			env.KicksDone[w].V.Add(1)
+			s.sizeWalk()
 		}
 		offer(false)
 	}
 	offer(true)
+}
+
+// sizeWalk counts the last kick into the moving share of kicks that
+// ended as long as they began and sets the walk by it.
+func (s *solo) sizeWalk() {
+	x := 0.0
+	if s.equal {
+		x = 1
+	}
+	s.equals += soloEqualDecay * (x - s.equals)
+	s.walkLen = soloWalk
+	if s.equals > soloEqualShare {
+		s.walkLen = soloWalkLong
+	}
 }
 
 // renumber is in's distances and the lists nb with city i of the search

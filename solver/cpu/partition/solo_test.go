@@ -526,3 +526,43 @@ func TestLKStart(t *testing.T) {
 		t.Fatalf("a searched start (%d, greedy %d) replaced by a tour of %d, or not copied", pr.d.Length(searched), pr.d.Length(greedy), pr.d.Length(got))
 	}
 }
+
+// TestSoloWalkByEqualKicks: the whole tour's kicks walk soloWalkLong
+// steps once enough of them end as long as they began, and soloWalk
+// again once few do.
+func TestSoloWalkByEqualKicks(t *testing.T) {
+	s, _ := soloFixture(t, 200, 41)
+	if s.walkLen != soloWalk {
+		t.Fatalf("a new search walks %d steps, want %d", s.walkLen, soloWalk)
+	}
+	// kicks returns after how many kicks all equal (or none) the walk
+	// became the one they call for, -1 if not within k
+	kicks := func(equal bool, k int) int {
+		want := soloWalk
+		if equal {
+			want = soloWalkLong
+		}
+		for i := range k {
+			s.equal = equal
+			s.sizeWalk()
+			if s.walkLen == want {
+				return i + 1
+			}
+		}
+		return -1
+	}
+	// every other kick equal: a share of about a half, over soloEqualShare
+	for range 400 {
+		s.equal = !s.equal
+		s.sizeWalk()
+	}
+	if s.walkLen != soloWalkLong {
+		t.Fatalf("half the kicks equal (share %.2f): walk %d, want %d", s.equals, s.walkLen, soloWalkLong)
+	}
+	if k := kicks(false, 1000); k < 0 || k > 200 {
+		t.Fatalf("no kick equal: back to %d steps after %d kicks, want within 200", soloWalk, k)
+	}
+	if k := kicks(true, 1000); k < 0 || k > 100 {
+		t.Fatalf("every kick equal: %d steps after %d kicks, want within 100", soloWalkLong, k)
+	}
+}
