@@ -399,37 +399,36 @@ func (pr *partRun) writeTour() {
 		r := lk.reg[e/2]
 		sg := pr.segs[r]
 		m := int32(sg.m)
+		// the path's positions q .. end by step: in the region's improved
+		// tour where it is applied, else in its cities' tour order
+		var order []int32
+		var q, end, step int32
 		if lk.use[r] {
-			q, step := lk.newAt[e]/2, int32(1)
+			order = sg.order
+			q, end, step = lk.newAt[e]/2, lk.newAt[f]/2, 1
 			if lk.newAt[e]%2 == 0 {
 				step = m - 1
 			}
-			end := lk.newAt[f] / 2
-			for {
-				pr.t[at] = sg.cities[sg.order[q]]
-				at++
-				if q == end {
-					break
-				}
-				q = (q + step) % m
-			}
 		} else {
-			k, step := lk.pairs[e/2], m-1 // from the pair's first city back
+			q, end, step = lk.pairs[e/2], lk.pairs[f/2], m-1 // from the pair's first city back
 			if e%2 == 1 {
-				k, step = (k+1)%m, 1 // from its second city on
+				q, step = (q+1)%m, 1 // from its second city on
 			}
-			end := lk.pairs[f/2]
 			if f%2 == 1 {
 				end = (end + 1) % m
 			}
-			for {
-				pr.t[at] = sg.cities[k]
-				at++
-				if k == end {
-					break
-				}
-				k = (k + step) % m
+		}
+		for {
+			c := q
+			if order != nil {
+				c = order[q]
 			}
+			pr.t[at] = sg.cities[c]
+			at++
+			if q == end {
+				break
+			}
+			q = (q + step) % m
 		}
 		e = lk.cross[f]
 		if e == e0 {
