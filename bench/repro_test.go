@@ -77,7 +77,9 @@ func TestReproSuitesQuick(t *testing.T) {
 					t.Errorf("%s: output lacks %q:\n%s", c.suite, w, md)
 				}
 			}
-			for _, bad := range []string{"6.02", "about 100", "430 GFLOPS", "n/a (not found)", "Paper columns not available"} {
+			// Phrases of figures once written in by hand (Delévacq's abstract
+			// "up to 6.02"); a bare number could be one this run measured.
+			for _, bad := range []string{"up to 6.02", "about 100", "430 GFLOPS", "n/a (not found)", "Paper columns not available"} {
 				if strings.Contains(md, bad) {
 					t.Errorf("%s: output has %q", c.suite, bad)
 				}
