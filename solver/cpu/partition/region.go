@@ -469,7 +469,230 @@ func (pr *partRun) mergeRegions(deltas []int64, limit time.Duration) int64 {
 	if total != 0 {
 		pr.writeTour()
 	}
+	if pr.env.In.N < rescueMaxN {
+		// the regions that split the tour, joined again where that pays
+		var left []int
+		for _, i := range order {
+			if !pr.links.use[i] {
+				left = append(left, i)
+			}
+		}
+		total += pr.rescue(left, deltas)
+	}
 	return total
+}
+
+// rescueMaxN: from this many cities the merge drops the regions that
+// split the tour, because there the walks over every city that join them
+// again cost more rounds than they gain (docs/DECISIONS.md#region-rescue).
+const rescueMaxN = 500_000
+
+// rescue puts the improved tours of regions that split the tour (left,
+// best gain first) into it all the same, each joined again into one
+// cycle by the cheapest exchanges of two edges at its cities (joinRegion),
+// and keeps each where its gain outweighs the joins; it returns the
+// change of length kept.
+func (pr *partRun) rescue(left []int, deltas []int64) int64 {
+	if len(left) == 0 || pr.env.Control.Done() {
+		return 0
+	}
+	n := len(pr.t)
+	adj := make([][2]int32, n)
+	for i, c := range pr.t {
+		adj[c] = [2]int32{pr.t[(i+n-1)%n], pr.t[(i+1)%n]}
+	}
+	comp := make([]int32, n)
+	var total int64
+	kept := false
+	for _, r := range left {
+		if pr.env.Control.Done() || (pr.env.Opts.Kicks == 0 && time.Now().After(pr.mergeEnd)) {
+			break // as the merge: the time bound only under a time limit
+		}
+		sg := pr.segs[r]
+		m := sg.m
+		if !pr.intact(adj, sg) {
+			continue // a join of a region rescued before took one of its edges
+		}
+		undo := make([][2]int32, m)
+		for k, ct := range sg.cities[:m] {
+			undo[k] = adj[ct]
+		}
+		// the region's own edges out, its improved tour's in
+		for k, v := range sg.virt[:m] {
+			if !v {
+				a, b := sg.cities[k], sg.cities[(k+1)%m]
+				relink(adj, a, b, -1)
+				relink(adj, b, a, -1)
+			}
+		}
+		ok := true
+		for q, a := range sg.order[:m] {
+			b := sg.order[(q+1)%m]
+			if sg.isVirtual(a, b) {
+				continue
+			}
+			ca, cb := sg.cities[a], sg.cities[b]
+			if !relink(adj, ca, -1, cb) || !relink(adj, cb, -1, ca) {
+				ok = false
+				break
+			}
+		}
+		var cost int64
+		var touched []int32
+		if ok {
+			cost, touched, ok = pr.joinRegion(adj, comp, sg)
+		}
+		if ok && deltas[r]+cost < 0 {
+			total += deltas[r] + cost
+			pr.rescued++
+			pr.merged++
+			pr.rejected--
+			kept = true
+			continue
+		}
+		for j := len(touched) - 1; j >= 0; j -= 3 {
+			adj[touched[j-2]] = [2]int32{touched[j-1], touched[j]}
+		}
+		for k, ct := range sg.cities[:m] {
+			adj[ct] = undo[k]
+		}
+	}
+	if kept {
+		prev, c := int32(-1), pr.t[0]
+		for i := range n {
+			pr.t[i] = c
+			next := adj[c][0]
+			if next == prev {
+				next = adj[c][1]
+			}
+			prev, c = c, next
+		}
+	}
+	return total
+}
+
+// intact reports whether adj holds every tour edge of region sg.
+func (pr *partRun) intact(adj [][2]int32, sg *partSeg) bool {
+	for k, v := range sg.virt[:sg.m] {
+		a, b := sg.cities[k], sg.cities[(k+1)%sg.m]
+		if !v && adj[a][0] != b && adj[a][1] != b {
+			return false
+		}
+	}
+	return true
+}
+
+// relink makes a's neighbour from to; false when from is not one.
+func relink(adj [][2]int32, a, from, to int32) bool {
+	switch from {
+	case adj[a][0]:
+		adj[a][0] = to
+	case adj[a][1]:
+		adj[a][1] = to
+	default:
+		return false
+	}
+	return true
+}
+
+// rescueJoins is the most cycles a rescued region may leave.
+const rescueJoins = 4
+
+// joinRegion joins the cycles of adj into one, each time the smallest to
+// another by the cheapest exchange of two edges at a city of region sg
+// and one of its candidates; it returns the joins' added length, each
+// touched city with its neighbours before (three words a city, for the
+// undo), and false past rescueJoins cycles or where no exchange joins.
+func (pr *partRun) joinRegion(adj [][2]int32, comp []int32, sg *partSeg) (int64, []int32, bool) {
+	var cost int64
+	var touched []int32
+	nb := pr.nb[0]
+	free := func(a, b int32) bool {
+		return pr.fixed == nil || (pr.fixed[2*a] != b && pr.fixed[2*a+1] != b)
+	}
+	for tries := 0; ; tries++ {
+		size := countCycles(adj, comp)
+		if len(size) == 1 {
+			return cost, touched, true
+		}
+		if len(size) > rescueJoins-tries {
+			return 0, touched, false
+		}
+		small := int32(0)
+		for k, m := range size {
+			if m < size[small] {
+				small = int32(k)
+			}
+		}
+		best, found := int64(math.MaxInt64), false
+		var mv [4]int32
+		for _, a := range sg.cities[:sg.m] {
+			if comp[a] != small {
+				continue
+			}
+			for _, c := range nb.List[int(a)*nb.K : int(a+1)*nb.K] {
+				if comp[c] == small {
+					continue
+				}
+				for _, b := range adj[a] {
+					if !free(a, b) {
+						continue
+					}
+					for _, e := range adj[c] {
+						if !free(c, e) {
+							continue
+						}
+						out := pr.d.At(a, b) + pr.d.At(c, e)
+						if g := pr.d.At(a, c) + pr.d.At(b, e) - out; g < best {
+							best, found, mv = g, true, [4]int32{a, b, c, e}
+						}
+						if g := pr.d.At(a, e) + pr.d.At(b, c) - out; g < best {
+							best, found, mv = g, true, [4]int32{a, b, e, c}
+						}
+					}
+				}
+			}
+		}
+		if !found {
+			return 0, touched, false
+		}
+		a, b, c, e := mv[0], mv[1], mv[2], mv[3]
+		for _, x := range mv {
+			touched = append(touched, x, adj[x][0], adj[x][1])
+		}
+		relink(adj, a, b, c)
+		relink(adj, b, a, e)
+		relink(adj, c, e, a)
+		relink(adj, e, c, b)
+		cost += best
+	}
+}
+
+// countCycles labels each city of adj with its cycle and returns their
+// sizes.
+func countCycles(adj [][2]int32, comp []int32) []int {
+	for i := range comp {
+		comp[i] = -1
+	}
+	var size []int
+	for start := range adj {
+		if comp[start] >= 0 {
+			continue
+		}
+		k := int32(len(size))
+		m, prev, c := 0, int32(-1), int32(start)
+		for comp[c] < 0 {
+			comp[c] = k
+			m++
+			next := adj[c][0]
+			if next == prev {
+				next = adj[c][1]
+			}
+			prev, c = c, next
+		}
+		size = append(size, m)
+	}
+	return size
 }
 
 // maxChecks bounds the one-cycle checks of one round's merge for p

@@ -279,6 +279,7 @@ type partRegions struct {
 	crossed          []int32
 	links            regionLinks
 	rejected, merged int64     // regions' results dropped and kept
+	rescued          int64     // of those kept, the ones joined again after they split the tour (rescue)
 	checks           int       // one-cycle checks of this round's merge
 	mergeEnd         time.Time // when this round's merge stops checking
 	// region: this round cuts the plane; gain: the length gained per

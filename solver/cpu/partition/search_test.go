@@ -551,6 +551,29 @@ func TestRegionLinksOneCycle(t *testing.T) {
 	t.Logf("%d regions, %d improved, %d pairs; %d sets one cycle, %d split; %d kept", pr.p, len(improved), len(pr.links.pairs), cycles, splits, pr.merged)
 }
 
+// TestMergeRescue: regions whose improved tours split the tour are put
+// in all the same where joining the cycles again costs less than they
+// gained, so the merge gains more than the regions it kept whole, and the
+// tour stays one cycle of the length recorded.
+func TestMergeRescue(t *testing.T) {
+	in := uniformInstance(20000, 29)
+	pr, deltas := searchedRegions(t, in, 200, 0.3, 5)
+	l0 := pr.length
+	change := pr.mergeRegions(deltas[:pr.p], time.Hour)
+	pr.length += change
+	checkPartTour(t, pr, "merged and rescued regions")
+	var whole int64
+	for i, use := range pr.links.use[:pr.p] {
+		if use {
+			whole += deltas[i]
+		}
+	}
+	if pr.rescued == 0 || change >= whole {
+		t.Fatalf("%d regions, %d rescued: change %d, the regions kept whole %d", pr.p, pr.rescued, change, whole)
+	}
+	t.Logf("%d regions: %d kept (%d rescued), %d dropped; %d from %d, %d of it rescued", pr.p, pr.merged, pr.rescued, pr.rejected, change, l0, change-whole)
+}
+
 // TestMergeOneRegion: a region round of one region, the whole tour with
 // no virtual edge, keeps its improved tour.
 func TestMergeOneRegion(t *testing.T) {
