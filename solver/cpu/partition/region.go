@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"slices"
 	"time"
+
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // Region rounds of the partition search cut the plane into cells instead
@@ -496,12 +498,8 @@ func (pr *partRun) rescue(left []int, deltas []int64) int64 {
 	if len(left) == 0 || pr.env.Control.Done() {
 		return 0
 	}
-	n := len(pr.t)
-	adj := make([][2]int32, n)
-	for i, c := range pr.t {
-		adj[c] = [2]int32{pr.t[(i+n-1)%n], pr.t[(i+1)%n]}
-	}
-	comp := make([]int32, n)
+	adj := tour.Links(pr.t)
+	comp := make([]int32, len(adj))
 	var total int64
 	kept := false
 	for _, r := range left {
@@ -521,8 +519,8 @@ func (pr *partRun) rescue(left []int, deltas []int64) int64 {
 		for k, v := range sg.virt[:m] {
 			if !v {
 				a, b := sg.cities[k], sg.cities[(k+1)%m]
-				relink(adj, a, b, -1)
-				relink(adj, b, a, -1)
+				tour.Relink(adj, a, b, -1)
+				tour.Relink(adj, b, a, -1)
 			}
 		}
 		ok := true
@@ -532,7 +530,7 @@ func (pr *partRun) rescue(left []int, deltas []int64) int64 {
 				continue
 			}
 			ca, cb := sg.cities[a], sg.cities[b]
-			if !relink(adj, ca, -1, cb) || !relink(adj, cb, -1, ca) {
+			if !tour.Relink(adj, ca, -1, cb) || !tour.Relink(adj, cb, -1, ca) {
 				ok = false
 				break
 			}
@@ -558,15 +556,8 @@ func (pr *partRun) rescue(left []int, deltas []int64) int64 {
 		}
 	}
 	if kept {
-		prev, c := int32(-1), pr.t[0]
-		for i := range n {
-			pr.t[i] = c
-			next := adj[c][0]
-			if next == prev {
-				next = adj[c][1]
-			}
-			prev, c = c, next
-		}
+		t, _ := tour.Walk(adj, pr.t[0])
+		copy(pr.t, t)
 	}
 	return total
 }
@@ -578,19 +569,6 @@ func (pr *partRun) intact(adj [][2]int32, sg *partSeg) bool {
 		if !v && adj[a][0] != b && adj[a][1] != b {
 			return false
 		}
-	}
-	return true
-}
-
-// relink makes a's neighbour from to; false when from is not one.
-func relink(adj [][2]int32, a, from, to int32) bool {
-	switch from {
-	case adj[a][0]:
-		adj[a][0] = to
-	case adj[a][1]:
-		adj[a][1] = to
-	default:
-		return false
 	}
 	return true
 }
@@ -611,7 +589,7 @@ func (pr *partRun) joinRegion(adj [][2]int32, comp []int32, sg *partSeg) (int64,
 		return pr.fixed == nil || (pr.fixed[2*a] != b && pr.fixed[2*a+1] != b)
 	}
 	for tries := 0; ; tries++ {
-		size := countCycles(adj, comp)
+		size := tour.Cycles(adj, comp)
 		if len(size) == 1 {
 			return cost, touched, true
 		}
@@ -624,75 +602,17 @@ func (pr *partRun) joinRegion(adj [][2]int32, comp []int32, sg *partSeg) (int64,
 				small = int32(k)
 			}
 		}
-		best, found := int64(math.MaxInt64), false
-		var mv [4]int32
-		for _, a := range sg.cities[:sg.m] {
-			if comp[a] != small {
-				continue
-			}
-			for _, c := range nb.List[int(a)*nb.K : int(a+1)*nb.K] {
-				if comp[c] == small {
-					continue
-				}
-				for _, b := range adj[a] {
-					if !free(a, b) {
-						continue
-					}
-					for _, e := range adj[c] {
-						if !free(c, e) {
-							continue
-						}
-						out := pr.d.At(a, b) + pr.d.At(c, e)
-						if g := pr.d.At(a, c) + pr.d.At(b, e) - out; g < best {
-							best, found, mv = g, true, [4]int32{a, b, c, e}
-						}
-						if g := pr.d.At(a, e) + pr.d.At(b, c) - out; g < best {
-							best, found, mv = g, true, [4]int32{a, b, e, c}
-						}
-					}
-				}
-			}
-		}
+		near := func(a int32) []int32 { return nb.List[int(a)*nb.K : int(a+1)*nb.K] }
+		mv, c, found := tour.CheapestJoin(adj, comp, small, sg.cities[:sg.m], near, free, pr.d.At)
 		if !found {
 			return 0, touched, false
 		}
-		a, b, c, e := mv[0], mv[1], mv[2], mv[3]
 		for _, x := range mv {
 			touched = append(touched, x, adj[x][0], adj[x][1])
 		}
-		relink(adj, a, b, c)
-		relink(adj, b, a, e)
-		relink(adj, c, e, a)
-		relink(adj, e, c, b)
-		cost += best
+		tour.Join(adj, mv)
+		cost += c
 	}
-}
-
-// countCycles labels each city of adj with its cycle and returns their
-// sizes.
-func countCycles(adj [][2]int32, comp []int32) []int {
-	for i := range comp {
-		comp[i] = -1
-	}
-	var size []int
-	for start := range adj {
-		if comp[start] >= 0 {
-			continue
-		}
-		k := int32(len(size))
-		m, prev, c := 0, int32(-1), int32(start)
-		for comp[c] < 0 {
-			comp[c] = k
-			m++
-			next := adj[c][0]
-			if next == prev {
-				next = adj[c][1]
-			}
-			prev, c = c, next
-		}
-		size = append(size, m)
-	}
-	return size
 }
 
 // maxChecks bounds the one-cycle checks of one round's merge for p

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // cellRound is whether the rounds cut cells of the plane rather than paths.
@@ -203,16 +204,16 @@ func (s *search) spliceEdges(sp *cellSplice, added [][2]int, final bool) {
 			s.st.Rejected++
 		}
 	}
-	adj := links(s.cur)
+	adj := tour.Links(s.cur)
 	if !exchange(adj, sp.in, added) {
 		reject()
 		return
 	}
-	t, ok := walk(adj, s.cur[0])
+	t, ok := tour.Walk(adj, s.cur[0])
 	if !ok && final {
 		ok = join(s.in, adj, sp.members, s.fixedEdges())
 		if ok {
-			t, ok = walk(adj, s.cur[0])
+			t, ok = tour.Walk(adj, s.cur[0])
 		}
 	}
 	if !ok {
@@ -228,60 +229,21 @@ func (s *search) spliceEdges(sp *cellSplice, added [][2]int, final bool) {
 	s.keep(l)
 }
 
-// links is tour t as each city's two neighbours.
-func links(t []int32) [][2]int32 {
-	n := len(t)
-	adj := make([][2]int32, n)
-	for i, c := range t {
-		adj[c] = [2]int32{t[(i+n-1)%n], t[(i+1)%n]}
-	}
-	return adj
-}
-
-// relinkEdge makes a's neighbour from to (-1: none); false when from is not one.
-func relinkEdge(adj [][2]int32, a, from, to int32) bool {
-	k := slices.Index(adj[a][:], from)
-	if k < 0 {
-		return false
-	}
-	adj[a][k] = to
-	return true
-}
-
 // exchange swaps edges old for added in adj; false when an old edge is missing.
 func exchange(adj [][2]int32, old, added [][2]int) bool {
 	for _, e := range old {
 		a, b := int32(e[0]), int32(e[1])
-		if !relinkEdge(adj, a, b, -1) || !relinkEdge(adj, b, a, -1) {
+		if !tour.Relink(adj, a, b, -1) || !tour.Relink(adj, b, a, -1) {
 			return false
 		}
 	}
 	for _, e := range added {
 		a, b := int32(e[0]), int32(e[1])
-		if !relinkEdge(adj, a, -1, b) || !relinkEdge(adj, b, -1, a) {
+		if !tour.Relink(adj, a, -1, b) || !tour.Relink(adj, b, -1, a) {
 			return false
 		}
 	}
 	return true
-}
-
-// walk is adj's cycle through from; ok false unless it holds every city.
-func walk(adj [][2]int32, from int32) ([]int32, bool) {
-	n := len(adj)
-	out := make([]int32, 0, n)
-	prev, c := int32(-1), from
-	for range n {
-		out = append(out, c)
-		next := adj[c][0]
-		if next == prev {
-			next = adj[c][1]
-		}
-		prev, c = c, next
-		if c == from {
-			break
-		}
-	}
-	return out, len(out) == n && c == from
 }
 
 // maxJoins is the most joins a cell's splice may need.
@@ -296,7 +258,7 @@ func join(in *solver.Instance, adj [][2]int32, members []int32, fixed map[[2]int
 	comp := make([]int32, len(adj))
 	var near map[int32][]int32
 	for tries := 0; ; tries++ {
-		size := cycles(adj, comp)
+		size := tour.Cycles(adj, comp)
 		if len(size) == 1 {
 			return true
 		}
@@ -319,74 +281,15 @@ func join(in *solver.Instance, adj [][2]int32, members []int32, fixed map[[2]int
 	}
 }
 
-// cycles labels each city of adj with its cycle and returns their sizes.
-func cycles(adj [][2]int32, comp []int32) []int {
-	for i := range comp {
-		comp[i] = -1
-	}
-	var size []int
-	for start := range adj {
-		if comp[start] >= 0 {
-			continue
-		}
-		k := int32(len(size))
-		m, prev, c := 0, int32(-1), int32(start)
-		for comp[c] < 0 {
-			comp[c] = k
-			m++
-			next := adj[c][0]
-			if next == prev {
-				next = adj[c][1]
-			}
-			prev, c = c, next
-		}
-		size = append(size, m)
-	}
-	return size
-}
-
 // joinCheapest joins cycle small to another by the cheapest exchange of edges at near members; false when none.
 func joinCheapest(in *solver.Instance, adj [][2]int32, members []int32, near map[int32][]int32, comp []int32, small int32, fixed map[[2]int32]bool) bool {
 	free := func(a, b int32) bool { return !fixed[[2]int32{min(a, b), max(a, b)}] }
 	d := func(a, b int32) int64 { return in.Dist(int(a), int(b)) }
-	best, found := int64(math.MaxInt64), false
-	var move [4]int32 // a, b, c, d: (a, b) and (c, d) out, (a, c) and (b, d) in
-	for _, a := range members {
-		if comp[a] != small {
-			continue
-		}
-		for _, c := range near[a] {
-			if comp[c] == small {
-				continue
-			}
-			for _, b := range adj[a] {
-				if !free(a, b) {
-					continue
-				}
-				for _, e := range adj[c] {
-					if !free(c, e) {
-						continue
-					}
-					out := d(a, b) + d(c, e)
-					if g := d(a, c) + d(b, e) - out; g < best {
-						best, found, move = g, true, [4]int32{a, b, c, e}
-					}
-					if g := d(a, e) + d(b, c) - out; g < best {
-						best, found, move = g, true, [4]int32{a, b, e, c}
-					}
-				}
-			}
-		}
+	move, _, found := tour.CheapestJoin(adj, comp, small, members, func(a int32) []int32 { return near[a] }, free, d)
+	if found {
+		tour.Join(adj, move)
 	}
-	if !found {
-		return false
-	}
-	a, b, c, e := move[0], move[1], move[2], move[3]
-	relinkEdge(adj, a, b, c)
-	relinkEdge(adj, b, a, e)
-	relinkEdge(adj, c, e, a)
-	relinkEdge(adj, e, c, b)
-	return true
+	return found
 }
 
 // fixedEdges is the instance's fixed edges as a set, each pair in order.

@@ -11,6 +11,7 @@ import (
 	"github.com/tsplab/tsplab/internal/runctl"
 	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // uniform is n cities uniform in a 1000×1000 square.
@@ -327,11 +328,11 @@ func TestCells(t *testing.T) {
 // t's first city on; ok is false when an old edge is not in t or the
 // edges no longer make one cycle.
 func relink(t []int32, old, added [][2]int) ([]int32, bool) {
-	adj := links(t)
+	adj := tour.Links(t)
 	if !exchange(adj, old, added) {
 		return nil, false
 	}
-	return walk(adj, t[0])
+	return tour.Walk(adj, t[0])
 }
 
 // TestRelink: a 2-opt move's edges relink a tour into the moved tour; two
@@ -357,26 +358,26 @@ func TestRelink(t *testing.T) {
 // exchange finds, and a fixed edge is never taken out.
 func TestJoin(t *testing.T) {
 	in := uniform(40, 3)
-	tour := make([]int32, in.N)
-	for i := range tour {
-		tour[i] = int32(i)
+	t0 := make([]int32, in.N)
+	for i := range t0 {
+		t0[i] = int32(i)
 	}
-	members := slices.Clone(tour)
+	members := slices.Clone(t0)
 	// the exchange that cuts the tour into two cycles: 0..9 with 30..39, and 10..29
 	old, added := [][2]int{{9, 10}, {29, 30}}, [][2]int{{9, 30}, {10, 29}}
-	for _, fixed := range []map[[2]int32]bool{nil, cheapestJoin(in, tour, old, added)} {
-		adj := links(tour)
+	for _, fixed := range []map[[2]int32]bool{nil, cheapestJoin(in, t0, old, added)} {
+		adj := tour.Links(t0)
 		if !exchange(adj, old, added) {
 			t.Fatal("the exchange refused")
 		}
-		if _, ok := walk(adj, 0); ok {
+		if _, ok := tour.Walk(adj, 0); ok {
 			t.Fatal("two cycles taken for a tour")
 		}
 		want := bestJoin(t, in, adj, fixed)
 		if !join(in, adj, members, fixed) {
 			t.Fatal("join failed")
 		}
-		got, ok := walk(adj, 0)
+		got, ok := tour.Walk(adj, 0)
 		if !ok {
 			t.Fatalf("join left %v, not a tour", got)
 		}
@@ -395,7 +396,7 @@ func TestJoin(t *testing.T) {
 // edges, not fixed, of the two cycles of adj, found by trying every pair.
 func bestJoin(t *testing.T, in *solver.Instance, adj [][2]int32, fixed map[[2]int32]bool) int64 {
 	comp := make([]int32, len(adj))
-	if k := len(cycles(adj, comp)); k != 2 {
+	if k := len(tour.Cycles(adj, comp)); k != 2 {
 		t.Fatalf("%d cycles, want 2", k)
 	}
 	best := int64(-1)
@@ -413,8 +414,8 @@ func bestJoin(t *testing.T, in *solver.Instance, adj [][2]int32, fixed map[[2]in
 						try := slices.Clone(adj)
 						exchange(try, [][2]int{{int(a), int(b)}, {int(c), int(e)}},
 							[][2]int{{int(in2[0][0]), int(in2[0][1])}, {int(in2[1][0]), int(in2[1][1])}})
-						if tour, ok := walk(try, 0); ok {
-							if l := solver.TourLength(in, tour); best < 0 || l < best {
+						if tr, ok := tour.Walk(try, 0); ok {
+							if l := solver.TourLength(in, tr); best < 0 || l < best {
 								best = l
 							}
 						}
@@ -427,13 +428,13 @@ func bestJoin(t *testing.T, in *solver.Instance, adj [][2]int32, fixed map[[2]in
 }
 
 // cheapestJoin is the edges of the exchange join makes without fixed
-// edges, on tour changed by old and added, all of them fixed.
-func cheapestJoin(in *solver.Instance, tour []int32, old, added [][2]int) map[[2]int32]bool {
-	adj := links(tour)
+// edges, on tour t0 changed by old and added, all of them fixed.
+func cheapestJoin(in *solver.Instance, t0 []int32, old, added [][2]int) map[[2]int32]bool {
+	adj := tour.Links(t0)
 	exchange(adj, old, added)
-	before := links(tour)
+	before := tour.Links(t0)
 	exchange(before, old, added)
-	join(in, adj, tour, nil)
+	join(in, adj, t0, nil)
 	fixed := map[[2]int32]bool{}
 	for a := range int32(len(adj)) {
 		for _, b := range before[a] {

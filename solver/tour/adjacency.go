@@ -1,0 +1,120 @@
+package tour
+
+import "math"
+
+// Links is tour t as each city's two neighbours.
+func Links(t []int32) [][2]int32 {
+	n := len(t)
+	adj := make([][2]int32, n)
+	for i, c := range t {
+		adj[c] = [2]int32{t[(i+n-1)%n], t[(i+1)%n]}
+	}
+	return adj
+}
+
+// Relink makes a's neighbour from to (-1: none); false when from is not one.
+func Relink(adj [][2]int32, a, from, to int32) bool {
+	switch from {
+	case adj[a][0]:
+		adj[a][0] = to
+	case adj[a][1]:
+		adj[a][1] = to
+	default:
+		return false
+	}
+	return true
+}
+
+// Walk is adj's cycle through from; ok false unless it holds every city.
+func Walk(adj [][2]int32, from int32) ([]int32, bool) {
+	n := len(adj)
+	out := make([]int32, 0, n)
+	prev, c := int32(-1), from
+	for range n {
+		out = append(out, c)
+		next := adj[c][0]
+		if next == prev {
+			next = adj[c][1]
+		}
+		prev, c = c, next
+		if c == from {
+			break
+		}
+	}
+	return out, len(out) == n && c == from
+}
+
+// Cycles labels each city of adj with its cycle (comp, one entry a city)
+// and returns the cycles' sizes.
+func Cycles(adj [][2]int32, comp []int32) []int {
+	for i := range comp {
+		comp[i] = -1
+	}
+	var size []int
+	for start := range adj {
+		if comp[start] >= 0 {
+			continue
+		}
+		k := int32(len(size))
+		m, prev, c := 0, int32(-1), int32(start)
+		for comp[c] < 0 {
+			comp[c] = k
+			m++
+			next := adj[c][0]
+			if next == prev {
+				next = adj[c][1]
+			}
+			prev, c = c, next
+		}
+		size = append(size, m)
+	}
+	return size
+}
+
+// CheapestJoin is the exchange of two edges that joins cycle small of adj
+// (comp and small as Cycles labels them) to another at least added
+// length: with move a, b, c, e the edges (a, b) and (c, e) go out and
+// (a, c) and (b, e) come in, a among from in cycle small, c among near(a)
+// in another cycle, no edge taken out that free refuses; found is false
+// where there is none. Join makes it.
+func CheapestJoin(adj [][2]int32, comp []int32, small int32, from []int32, near func(a int32) []int32,
+	free func(a, b int32) bool, d func(a, b int32) int64) (move [4]int32, cost int64, found bool) {
+	cost = math.MaxInt64
+	for _, a := range from {
+		if comp[a] != small {
+			continue
+		}
+		for _, c := range near(a) {
+			if comp[c] == small {
+				continue
+			}
+			for _, b := range adj[a] {
+				if !free(a, b) {
+					continue
+				}
+				for _, e := range adj[c] {
+					if !free(c, e) {
+						continue
+					}
+					out := d(a, b) + d(c, e)
+					if g := d(a, c) + d(b, e) - out; g < cost {
+						cost, found, move = g, true, [4]int32{a, b, c, e}
+					}
+					if g := d(a, e) + d(b, c) - out; g < cost {
+						cost, found, move = g, true, [4]int32{a, b, e, c}
+					}
+				}
+			}
+		}
+	}
+	return move, cost, found
+}
+
+// Join makes the exchange move of CheapestJoin in adj.
+func Join(adj [][2]int32, move [4]int32) {
+	a, b, c, e := move[0], move[1], move[2], move[3]
+	Relink(adj, a, b, c)
+	Relink(adj, b, a, e)
+	Relink(adj, c, e, a)
+	Relink(adj, e, c, b)
+}
