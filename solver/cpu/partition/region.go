@@ -16,7 +16,8 @@ import (
 // region is its cells' cities in tour order, closed into a cycle by fixed
 // virtual edges that stand for the tour outside it; regions searched
 // together can split the tour into cycles, so mergeRegions keeps each
-// region's result only where the tour stays one cycle.
+// region's result where the tour stays one cycle, or, below rescueMaxN
+// cities, where joining the cycles again costs less than it gained.
 
 // OptPartShape selects the partition search's pieces: "path" (segments of
 // consecutive tour positions), "region" (cells of the plane, several tour
@@ -440,8 +441,9 @@ func (pr *partRun) writeTour() {
 }
 
 // mergeRegions puts the improved regions' tours into the tour, best gain
-// first, halving batches that would split the tour (mergeBatch), and
-// returns the change of length; it stops checking after limit.
+// first, halving batches that would split the tour (mergeBatch), then
+// the regions left out where they pay joined again (rescue), and returns
+// the change of length; it stops checking after limit.
 func (pr *partRun) mergeRegions(deltas []int64, limit time.Duration) int64 {
 	if pr.env.Control.Done() {
 		// every batch would be refused (mergeBatch): the tour stays as it is
