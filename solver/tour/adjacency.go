@@ -71,13 +71,72 @@ func Cycles(adj [][2]int32, comp []int32) []int {
 	return size
 }
 
-// CheapestJoin is the exchange of two edges that joins cycle small of adj
+// Exchange swaps the edges old for added in adj; false when an old edge is missing or a city has no free link.
+func Exchange(adj [][2]int32, old, added [][2]int) bool {
+	for _, e := range old {
+		a, b := int32(e[0]), int32(e[1])
+		if !Relink(adj, a, b, -1) || !Relink(adj, b, a, -1) {
+			return false
+		}
+	}
+	for _, e := range added {
+		a, b := int32(e[0]), int32(e[1])
+		if !Relink(adj, a, -1, b) || !Relink(adj, b, -1, a) {
+			return false
+		}
+	}
+	return true
+}
+
+// JoinCycles joins the cycles of adj into one, each time the smallest to another by the cheapest exchange of two
+// edges at a city of from and one of its near cities (cheapestJoin), no edge taken out that free refuses; comp is
+// scratch of a label a city. It returns the exchanges made, in order (Unjoin takes them back), and the length they
+// added; ok is false, the exchanges made so far left in adj, past maxJoins or where no exchange joins.
+func JoinCycles(adj [][2]int32, comp []int32, maxJoins int, from []int32, near func(a int32) []int32,
+	free func(a, b int32) bool, d func(a, b int32) int64) (moves [][4]int32, cost int64, ok bool) {
+	for tries := 0; ; tries++ {
+		size := Cycles(adj, comp)
+		if len(size) == 1 {
+			return moves, cost, true
+		}
+		if len(size)-1 > maxJoins-tries {
+			return moves, cost, false
+		}
+		small := int32(0)
+		for k, m := range size {
+			if m < size[small] {
+				small = int32(k)
+			}
+		}
+		mv, c, found := cheapestJoin(adj, comp, small, from, near, free, d)
+		if !found {
+			return moves, cost, false
+		}
+		a, b, x, e := mv[0], mv[1], mv[2], mv[3]
+		Relink(adj, a, b, x)
+		Relink(adj, b, a, e)
+		Relink(adj, x, e, a)
+		Relink(adj, e, x, b)
+		moves, cost = append(moves, mv), cost+c
+	}
+}
+
+// Unjoin takes back the exchange move of JoinCycles, the last made first.
+func Unjoin(adj [][2]int32, move [4]int32) {
+	a, b, x, e := move[0], move[1], move[2], move[3]
+	Relink(adj, a, x, b)
+	Relink(adj, b, e, a)
+	Relink(adj, x, a, e)
+	Relink(adj, e, b, x)
+}
+
+// cheapestJoin is the exchange of two edges that joins cycle small of adj
 // (comp and small as Cycles labels them) to another at least added
 // length: with move a, b, c, e the edges (a, b) and (c, e) go out and
 // (a, c) and (b, e) come in, a among from in cycle small, c among near(a)
 // in another cycle, no edge taken out that free refuses; found is false
-// where there is none. Join makes it.
-func CheapestJoin(adj [][2]int32, comp []int32, small int32, from []int32, near func(a int32) []int32,
+// where there is none.
+func cheapestJoin(adj [][2]int32, comp []int32, small int32, from []int32, near func(a int32) []int32,
 	free func(a, b int32) bool, d func(a, b int32) int64) (move [4]int32, cost int64, found bool) {
 	cost = math.MaxInt64
 	for _, a := range from {
@@ -108,13 +167,4 @@ func CheapestJoin(adj [][2]int32, comp []int32, small int32, from []int32, near 
 		}
 	}
 	return move, cost, found
-}
-
-// Join makes the exchange move of CheapestJoin in adj.
-func Join(adj [][2]int32, move [4]int32) {
-	a, b, c, e := move[0], move[1], move[2], move[3]
-	Relink(adj, a, b, c)
-	Relink(adj, b, a, e)
-	Relink(adj, c, e, a)
-	Relink(adj, e, c, b)
 }

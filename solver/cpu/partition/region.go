@@ -493,15 +493,20 @@ const rescueMaxN = 500_000
 
 // rescue puts the improved tours of regions that split the tour (left,
 // best gain first) into it all the same, each joined again into one
-// cycle by the cheapest exchanges of two edges at its cities (joinRegion),
-// and keeps each where its gain outweighs the joins; it returns the
-// change of length kept.
+// cycle by the cheapest exchanges of two edges at its cities and their
+// candidates (tour.JoinCycles), and keeps each where its gain outweighs
+// the joins; it returns the change of length kept.
 func (pr *partRun) rescue(left []int, deltas []int64) int64 {
 	if len(left) == 0 || pr.env.Control.Done() {
 		return 0
 	}
 	adj := tour.Links(pr.t)
 	comp := make([]int32, len(adj))
+	nb := pr.nb[0]
+	near := func(a int32) []int32 { return nb.List[int(a)*nb.K : int(a+1)*nb.K] }
+	free := func(a, b int32) bool {
+		return pr.fixed == nil || (pr.fixed[2*a] != b && pr.fixed[2*a+1] != b)
+	}
 	var total int64
 	kept := false
 	for _, r := range left {
@@ -518,29 +523,22 @@ func (pr *partRun) rescue(left []int, deltas []int64) int64 {
 			undo[k] = adj[ct]
 		}
 		// the region's own edges out, its improved tour's in
+		var old, added [][2]int
 		for k, v := range sg.virt[:m] {
 			if !v {
-				a, b := sg.cities[k], sg.cities[(k+1)%m]
-				tour.Relink(adj, a, b, -1)
-				tour.Relink(adj, b, a, -1)
+				old = append(old, [2]int{int(sg.cities[k]), int(sg.cities[(k+1)%m])})
 			}
 		}
-		ok := true
 		for q, a := range sg.order[:m] {
-			b := sg.order[(q+1)%m]
-			if sg.isVirtual(a, b) {
-				continue
-			}
-			ca, cb := sg.cities[a], sg.cities[b]
-			if !tour.Relink(adj, ca, -1, cb) || !tour.Relink(adj, cb, -1, ca) {
-				ok = false
-				break
+			if b := sg.order[(q+1)%m]; !sg.isVirtual(a, b) {
+				added = append(added, [2]int{int(sg.cities[a]), int(sg.cities[b])})
 			}
 		}
+		var moves [][4]int32
 		var cost int64
-		var touched []int32
+		ok := tour.Exchange(adj, old, added)
 		if ok {
-			cost, touched, ok = pr.joinRegion(adj, comp, sg)
+			moves, cost, ok = tour.JoinCycles(adj, comp, rescueJoins, sg.cities[:m], near, free, pr.d.At)
 		}
 		if ok && deltas[r]+cost < 0 {
 			total += deltas[r] + cost
@@ -550,8 +548,8 @@ func (pr *partRun) rescue(left []int, deltas []int64) int64 {
 			kept = true
 			continue
 		}
-		for j := len(touched) - 1; j >= 0; j -= 3 {
-			adj[touched[j-2]] = [2]int32{touched[j-1], touched[j]}
+		for j := len(moves) - 1; j >= 0; j-- {
+			tour.Unjoin(adj, moves[j])
 		}
 		for k, ct := range sg.cities[:m] {
 			adj[ct] = undo[k]
@@ -575,47 +573,8 @@ func (pr *partRun) intact(adj [][2]int32, sg *partSeg) bool {
 	return true
 }
 
-// rescueJoins is the most cycles a rescued region may leave.
-const rescueJoins = 4
-
-// joinRegion joins the cycles of adj into one, each time the smallest to
-// another by the cheapest exchange of two edges at a city of region sg
-// and one of its candidates; it returns the joins' added length, each
-// touched city with its neighbours before (three words a city, for the
-// undo), and false past rescueJoins cycles or where no exchange joins.
-func (pr *partRun) joinRegion(adj [][2]int32, comp []int32, sg *partSeg) (int64, []int32, bool) {
-	var cost int64
-	var touched []int32
-	nb := pr.nb[0]
-	free := func(a, b int32) bool {
-		return pr.fixed == nil || (pr.fixed[2*a] != b && pr.fixed[2*a+1] != b)
-	}
-	for tries := 0; ; tries++ {
-		size := tour.Cycles(adj, comp)
-		if len(size) == 1 {
-			return cost, touched, true
-		}
-		if len(size) > rescueJoins-tries {
-			return 0, touched, false
-		}
-		small := int32(0)
-		for k, m := range size {
-			if m < size[small] {
-				small = int32(k)
-			}
-		}
-		near := func(a int32) []int32 { return nb.List[int(a)*nb.K : int(a+1)*nb.K] }
-		mv, c, found := tour.CheapestJoin(adj, comp, small, sg.cities[:sg.m], near, free, pr.d.At)
-		if !found {
-			return 0, touched, false
-		}
-		for _, x := range mv {
-			touched = append(touched, x, adj[x][0], adj[x][1])
-		}
-		tour.Join(adj, mv)
-		cost += c
-	}
-}
+// rescueJoins is the most joins a rescued region may need.
+const rescueJoins = 3
 
 // maxChecks bounds the one-cycle checks of one round's merge for p
 // regions of n cities with pairs virtual pairs: a few a halving, or as

@@ -205,7 +205,7 @@ func (s *search) spliceEdges(sp *cellSplice, added [][2]int, final bool) {
 		}
 	}
 	adj := tour.Links(s.cur)
-	if !exchange(adj, sp.in, added) {
+	if !tour.Exchange(adj, sp.in, added) {
 		reject()
 		return
 	}
@@ -229,23 +229,6 @@ func (s *search) spliceEdges(sp *cellSplice, added [][2]int, final bool) {
 	s.keep(l)
 }
 
-// exchange swaps edges old for added in adj; false when an old edge is missing.
-func exchange(adj [][2]int32, old, added [][2]int) bool {
-	for _, e := range old {
-		a, b := int32(e[0]), int32(e[1])
-		if !tour.Relink(adj, a, b, -1) || !tour.Relink(adj, b, a, -1) {
-			return false
-		}
-	}
-	for _, e := range added {
-		a, b := int32(e[0]), int32(e[1])
-		if !tour.Relink(adj, a, -1, b) || !tour.Relink(adj, b, -1, a) {
-			return false
-		}
-	}
-	return true
-}
-
 // maxJoins is the most joins a cell's splice may need.
 const maxJoins = 8
 
@@ -255,41 +238,18 @@ const joinNear = 8
 // join joins adj's cycles into one, each time the smallest by the cheapest 2-exchange among near members, no fixed edge
 // removed; false past maxJoins or when impossible.
 func join(in *solver.Instance, adj [][2]int32, members []int32, fixed map[[2]int32]bool) bool {
-	comp := make([]int32, len(adj))
 	var near map[int32][]int32
-	for tries := 0; ; tries++ {
-		size := tour.Cycles(adj, comp)
-		if len(size) == 1 {
-			return true
-		}
-		if len(size)-1 > maxJoins-tries {
-			return false
-		}
+	nearOf := func(a int32) []int32 {
 		if near == nil {
 			near = make(map[int32][]int32, len(members))
 			neighbor.Among(in, members, joinNear, func(e, c int32) { near[e] = append(near[e], c) })
 		}
-		small := int32(0)
-		for k, m := range size {
-			if m < size[small] {
-				small = int32(k)
-			}
-		}
-		if !joinCheapest(in, adj, members, near, comp, small, fixed) {
-			return false
-		}
+		return near[a]
 	}
-}
-
-// joinCheapest joins cycle small to another by the cheapest exchange of edges at near members; false when none.
-func joinCheapest(in *solver.Instance, adj [][2]int32, members []int32, near map[int32][]int32, comp []int32, small int32, fixed map[[2]int32]bool) bool {
 	free := func(a, b int32) bool { return !fixed[[2]int32{min(a, b), max(a, b)}] }
 	d := func(a, b int32) int64 { return in.Dist(int(a), int(b)) }
-	move, _, found := tour.CheapestJoin(adj, comp, small, members, func(a int32) []int32 { return near[a] }, free, d)
-	if found {
-		tour.Join(adj, move)
-	}
-	return found
+	_, _, ok := tour.JoinCycles(adj, make([]int32, len(adj)), maxJoins, members, nearOf, free, d)
+	return ok
 }
 
 // fixedEdges is the instance's fixed edges as a set, each pair in order.
