@@ -71,31 +71,64 @@ func Cycles(adj [][2]int32, comp []int32) []int {
 	return size
 }
 
-// Exchange swaps the edges old for added in adj; false when an old edge is missing or a city has no free link.
-func Exchange(adj [][2]int32, old, added [][2]int) bool {
+// Graph is a graph of two links a city whose cycles JoinCycles joins:
+// every city's links held in full (Adj), or a tour with a few links
+// changed, whose cycles are labelled from the changes alone.
+type Graph interface {
+	// Links is a's two neighbours (-1: none).
+	Links(a int32) [2]int32
+	// Relink makes a's neighbour from to (-1: none); false when from is not one.
+	Relink(a, from, to int32) bool
+	// Label labels the cycles and returns their sizes; Of is a city's label since.
+	Label() []int
+	Of(a int32) int32
+}
+
+// Adj is the graph adj as a Graph, its cycles labelled by a walk over every city (Cycles).
+type Adj struct {
+	adj  [][2]int32
+	comp []int32
+}
+
+// NewAdj is adj as a Graph; it changes adj itself.
+func NewAdj(adj [][2]int32) *Adj { return &Adj{adj: adj} }
+
+func (g *Adj) Links(a int32) [2]int32        { return g.adj[a] }
+func (g *Adj) Relink(a, from, to int32) bool { return Relink(g.adj, a, from, to) }
+func (g *Adj) Of(a int32) int32              { return g.comp[a] }
+
+func (g *Adj) Label() []int {
+	if g.comp == nil {
+		g.comp = make([]int32, len(g.adj))
+	}
+	return Cycles(g.adj, g.comp)
+}
+
+// Exchange swaps the edges old for added in g; false when an old edge is missing or a city has no free link.
+func Exchange(g Graph, old, added [][2]int) bool {
 	for _, e := range old {
 		a, b := int32(e[0]), int32(e[1])
-		if !Relink(adj, a, b, -1) || !Relink(adj, b, a, -1) {
+		if !g.Relink(a, b, -1) || !g.Relink(b, a, -1) {
 			return false
 		}
 	}
 	for _, e := range added {
 		a, b := int32(e[0]), int32(e[1])
-		if !Relink(adj, a, -1, b) || !Relink(adj, b, -1, a) {
+		if !g.Relink(a, -1, b) || !g.Relink(b, -1, a) {
 			return false
 		}
 	}
 	return true
 }
 
-// JoinCycles joins the cycles of adj into one, each time the smallest to another by the cheapest exchange of two
-// edges at a city of from and one of its near cities (cheapestJoin), no edge taken out that free refuses; comp is
-// scratch of a label a city. It returns the exchanges made, in order (Unjoin takes them back), and the length they
-// added; ok is false, the exchanges made so far left in adj, past maxJoins or where no exchange joins.
-func JoinCycles(adj [][2]int32, comp []int32, maxJoins int, from []int32, near func(a int32) []int32,
+// JoinCycles joins the cycles of g into one, each time the smallest to another by the cheapest exchange of two
+// edges at a city of from and one of its near cities (cheapestJoin), no edge taken out that free refuses. It returns
+// the exchanges made, in order (Unjoin takes them back), and the length they added; ok is false, the exchanges made
+// so far left in g, past maxJoins or where no exchange joins.
+func JoinCycles(g Graph, maxJoins int, from []int32, near func(a int32) []int32,
 	free func(a, b int32) bool, d func(a, b int32) int64) (moves [][4]int32, cost int64, ok bool) {
 	for tries := 0; ; tries++ {
-		size := Cycles(adj, comp)
+		size := g.Label()
 		if len(size) == 1 {
 			return moves, cost, true
 		}
@@ -108,50 +141,50 @@ func JoinCycles(adj [][2]int32, comp []int32, maxJoins int, from []int32, near f
 				small = int32(k)
 			}
 		}
-		mv, c, found := cheapestJoin(adj, comp, small, from, near, free, d)
+		mv, c, found := cheapestJoin(g, small, from, near, free, d)
 		if !found {
 			return moves, cost, false
 		}
 		a, b, x, e := mv[0], mv[1], mv[2], mv[3]
-		Relink(adj, a, b, x)
-		Relink(adj, b, a, e)
-		Relink(adj, x, e, a)
-		Relink(adj, e, x, b)
+		g.Relink(a, b, x)
+		g.Relink(b, a, e)
+		g.Relink(x, e, a)
+		g.Relink(e, x, b)
 		moves, cost = append(moves, mv), cost+c
 	}
 }
 
 // Unjoin takes back the exchange move of JoinCycles, the last made first.
-func Unjoin(adj [][2]int32, move [4]int32) {
+func Unjoin(g Graph, move [4]int32) {
 	a, b, x, e := move[0], move[1], move[2], move[3]
-	Relink(adj, a, x, b)
-	Relink(adj, b, e, a)
-	Relink(adj, x, a, e)
-	Relink(adj, e, b, x)
+	g.Relink(a, x, b)
+	g.Relink(b, e, a)
+	g.Relink(x, a, e)
+	g.Relink(e, b, x)
 }
 
-// cheapestJoin is the exchange of two edges that joins cycle small of adj
-// (comp and small as Cycles labels them) to another at least added
+// cheapestJoin is the exchange of two edges that joins cycle small of g
+// (as its Label labels them) to another at least added
 // length: with move a, b, c, e the edges (a, b) and (c, e) go out and
 // (a, c) and (b, e) come in, a among from in cycle small, c among near(a)
 // in another cycle, no edge taken out that free refuses; found is false
 // where there is none.
-func cheapestJoin(adj [][2]int32, comp []int32, small int32, from []int32, near func(a int32) []int32,
+func cheapestJoin(g Graph, small int32, from []int32, near func(a int32) []int32,
 	free func(a, b int32) bool, d func(a, b int32) int64) (move [4]int32, cost int64, found bool) {
 	cost = math.MaxInt64
 	for _, a := range from {
-		if comp[a] != small {
+		if g.Of(a) != small {
 			continue
 		}
 		for _, c := range near(a) {
-			if comp[c] == small {
+			if g.Of(c) == small {
 				continue
 			}
-			for _, b := range adj[a] {
+			for _, b := range g.Links(a) {
 				if !free(a, b) {
 					continue
 				}
-				for _, e := range adj[c] {
+				for _, e := range g.Links(c) {
 					if !free(c, e) {
 						continue
 					}

@@ -42,11 +42,11 @@ func TestAdjacency(t *testing.T) {
 		return l / 2
 	}
 	l0 := length()
-	moves, cost, ok := JoinCycles(adj, comp, 1, all, func(int32) []int32 { return all }, func(a, b int32) bool { return true }, d)
+	moves, cost, ok := JoinCycles(NewAdj(adj), 1, all, func(int32) []int32 { return all }, func(a, b int32) bool { return true }, d)
 	if _, whole := Walk(adj, 0); !ok || len(moves) != 1 || !whole || cost != length()-l0 {
 		t.Fatalf("join: %v moves, cost %d (length %d from %d), ok %v, one tour %v", moves, cost, length(), l0, ok, whole)
 	}
-	Unjoin(adj, moves[0])
+	Unjoin(NewAdj(adj), moves[0])
 	if !slices.Equal(adj, split) {
 		t.Fatalf("taken back: %v, want %v", adj, split)
 	}

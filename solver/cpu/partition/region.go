@@ -487,21 +487,23 @@ func (pr *partRun) mergeRegions(deltas []int64, limit time.Duration) int64 {
 }
 
 // rescueMaxN: from this many cities the merge drops the regions that
-// split the tour, because there the walks over every city that join them
-// again cost more rounds than they gain (docs/DECISIONS.md#region-rescue).
-const rescueMaxN = 500_000
+// split the tour, because there the tour's walk and the positions of
+// every city, once a round, cost more than the regions gain
+// (docs/DECISIONS.md#region-rescue: twice the largest size measured).
+const rescueMaxN = 2_000_000
 
 // rescue puts the improved tours of regions that split the tour (left,
 // best gain first) into it all the same, each joined again into one
 // cycle by the cheapest exchanges of two edges at its cities and their
 // candidates (tour.JoinCycles), and keeps each where its gain outweighs
-// the joins; it returns the change of length kept.
+// the joins; it returns the change of length kept. The tour is held as
+// its changes (tour.Changed), so that a region costs about its changed
+// edges rather than walks over every city.
 func (pr *partRun) rescue(left []int, deltas []int64) int64 {
 	if len(left) == 0 || pr.env.Control.Done() {
 		return 0
 	}
-	adj := tour.Links(pr.t)
-	comp := make([]int32, len(adj))
+	g := tour.NewChanged(pr.t)
 	nb := pr.nb[0]
 	near := func(a int32) []int32 { return nb.List[int(a)*nb.K : int(a+1)*nb.K] }
 	free := func(a, b int32) bool {
@@ -514,31 +516,14 @@ func (pr *partRun) rescue(left []int, deltas []int64) int64 {
 			break // as the merge: the time bound only under a time limit
 		}
 		sg := pr.segs[r]
-		m := sg.m
-		if !pr.intact(adj, sg) {
-			continue // a join of a region rescued before took one of its edges
-		}
-		undo := make([][2]int32, m)
-		for k, ct := range sg.cities[:m] {
-			undo[k] = adj[ct]
-		}
-		// the region's own edges out, its improved tour's in
-		var old, added [][2]int
-		for k, v := range sg.virt[:m] {
-			if !v {
-				old = append(old, [2]int{int(sg.cities[k]), int(sg.cities[(k+1)%m])})
-			}
-		}
-		for q, a := range sg.order[:m] {
-			if b := sg.order[(q+1)%m]; !sg.isVirtual(a, b) {
-				added = append(added, [2]int{int(sg.cities[a]), int(sg.cities[b])})
-			}
-		}
-		var moves [][4]int32
+		old, added := regionChange(sg)
+		mark := g.Mark()
+		// the exchange fails where a join of a region rescued before took
+		// one of this region's edges
+		ok := tour.Exchange(g, old, added)
 		var cost int64
-		ok := tour.Exchange(adj, old, added)
 		if ok {
-			moves, cost, ok = tour.JoinCycles(adj, comp, rescueJoins, sg.cities[:m], near, free, pr.d.At)
+			_, cost, ok = tour.JoinCycles(g, rescueJoins, sg.cities[:sg.m], near, free, pr.d.At)
 		}
 		if ok && deltas[r]+cost < 0 {
 			total += deltas[r] + cost
@@ -548,29 +533,50 @@ func (pr *partRun) rescue(left []int, deltas []int64) int64 {
 			kept = true
 			continue
 		}
-		for j := len(moves) - 1; j >= 0; j-- {
-			tour.Unjoin(adj, moves[j])
-		}
-		for k, ct := range sg.cities[:m] {
-			adj[ct] = undo[k]
-		}
+		g.Undo(mark)
 	}
 	if kept {
-		t, _ := tour.Walk(adj, pr.t[0])
+		t, _ := g.Tour(make([]int32, 0, len(pr.t)))
 		copy(pr.t, t)
 	}
 	return total
 }
 
-// intact reports whether adj holds every tour edge of region sg.
-func (pr *partRun) intact(adj [][2]int32, sg *partSeg) bool {
-	for k, v := range sg.virt[:sg.m] {
-		a, b := sg.cities[k], sg.cities[(k+1)%sg.m]
-		if !v && adj[a][0] != b && adj[a][1] != b {
-			return false
+// regionChange is the tour edges of region sg that its improved tour
+// drops (old) and the edges it adds, its virtual edges left out.
+func regionChange(sg *partSeg) (old, added [][2]int) {
+	m := int32(sg.m)
+	key := func(a, b int32) uint64 { return lkPair(sg.cities[a], sg.cities[b]) }
+	was := make([]uint64, 0, m)
+	for k := range m {
+		if !sg.virt[k] {
+			was = append(was, key(k, (k+1)%m))
 		}
 	}
-	return true
+	now := make([]uint64, 0, m)
+	for q, a := range sg.order[:m] {
+		if b := sg.order[(int32(q)+1)%m]; !sg.isVirtual(a, b) {
+			now = append(now, key(a, b))
+		}
+	}
+	slices.Sort(was)
+	slices.Sort(now)
+	pair := func(e uint64) [2]int { return [2]int{int(e >> 32), int(e & (1<<32 - 1))} }
+	i, j := 0, 0
+	for i < len(was) || j < len(now) {
+		switch {
+		case j == len(now) || i < len(was) && was[i] < now[j]:
+			old = append(old, pair(was[i]))
+			i++
+		case i == len(was) || now[j] < was[i]:
+			added = append(added, pair(now[j]))
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	return old, added
 }
 
 // rescueJoins is the most joins a rescued region may need.

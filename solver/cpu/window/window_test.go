@@ -329,7 +329,7 @@ func TestCells(t *testing.T) {
 // edges no longer make one cycle.
 func relink(t []int32, old, added [][2]int) ([]int32, bool) {
 	adj := tour.Links(t)
-	if !tour.Exchange(adj, old, added) {
+	if !tour.Exchange(tour.NewAdj(adj), old, added) {
 		return nil, false
 	}
 	return tour.Walk(adj, t[0])
@@ -367,7 +367,7 @@ func TestJoin(t *testing.T) {
 	old, added := [][2]int{{9, 10}, {29, 30}}, [][2]int{{9, 30}, {10, 29}}
 	for _, fixed := range []map[[2]int32]bool{nil, cheapestJoin(in, t0, old, added)} {
 		adj := tour.Links(t0)
-		if !tour.Exchange(adj, old, added) {
+		if !tour.Exchange(tour.NewAdj(adj), old, added) {
 			t.Fatal("the exchange refused")
 		}
 		if _, ok := tour.Walk(adj, 0); ok {
@@ -412,7 +412,7 @@ func bestJoin(t *testing.T, in *solver.Instance, adj [][2]int32, fixed map[[2]in
 					}
 					for _, in2 := range [][2][2]int32{{{a, c}, {b, e}}, {{a, e}, {b, c}}} {
 						try := slices.Clone(adj)
-						tour.Exchange(try, [][2]int{{int(a), int(b)}, {int(c), int(e)}},
+						tour.Exchange(tour.NewAdj(try), [][2]int{{int(a), int(b)}, {int(c), int(e)}},
 							[][2]int{{int(in2[0][0]), int(in2[0][1])}, {int(in2[1][0]), int(in2[1][1])}})
 						if tr, ok := tour.Walk(try, 0); ok {
 							if l := solver.TourLength(in, tr); best < 0 || l < best {
@@ -431,9 +431,9 @@ func bestJoin(t *testing.T, in *solver.Instance, adj [][2]int32, fixed map[[2]in
 // edges, on tour t0 changed by old and added, all of them fixed.
 func cheapestJoin(in *solver.Instance, t0 []int32, old, added [][2]int) map[[2]int32]bool {
 	adj := tour.Links(t0)
-	tour.Exchange(adj, old, added)
+	tour.Exchange(tour.NewAdj(adj), old, added)
 	before := tour.Links(t0)
-	tour.Exchange(before, old, added)
+	tour.Exchange(tour.NewAdj(before), old, added)
 	join(in, adj, t0, nil)
 	fixed := map[[2]int32]bool{}
 	for a := range int32(len(adj)) {
