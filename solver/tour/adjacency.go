@@ -123,17 +123,17 @@ func Exchange(g Graph, old, added [][2]int) bool {
 
 // JoinCycles joins the cycles of g into one, each time the smallest to another by the cheapest exchange of two
 // edges at a city of from and one of its near cities (cheapestJoin), no edge taken out that free refuses. It returns
-// the exchanges made, in order (Unjoin takes them back), and the length they added; ok is false, the exchanges made
-// so far left in g, past maxJoins or where no exchange joins.
+// the length the exchanges added; ok is false, the exchanges made so far left in g, past maxJoins or where no
+// exchange joins.
 func JoinCycles(g Graph, maxJoins int, from []int32, near func(a int32) []int32,
-	free func(a, b int32) bool, d func(a, b int32) int64) (moves [][4]int32, cost int64, ok bool) {
+	free func(a, b int32) bool, d func(a, b int32) int64) (cost int64, ok bool) {
 	for tries := 0; ; tries++ {
 		size := g.Label()
 		if len(size) == 1 {
-			return moves, cost, true
+			return cost, true
 		}
 		if len(size)-1 > maxJoins-tries {
-			return moves, cost, false
+			return cost, false
 		}
 		small := int32(0)
 		for k, m := range size {
@@ -143,24 +143,15 @@ func JoinCycles(g Graph, maxJoins int, from []int32, near func(a int32) []int32,
 		}
 		mv, c, found := cheapestJoin(g, small, from, near, free, d)
 		if !found {
-			return moves, cost, false
+			return cost, false
 		}
 		a, b, x, e := mv[0], mv[1], mv[2], mv[3]
 		g.Relink(a, b, x)
 		g.Relink(b, a, e)
 		g.Relink(x, e, a)
 		g.Relink(e, x, b)
-		moves, cost = append(moves, mv), cost+c
+		cost += c
 	}
-}
-
-// Unjoin takes back the exchange move of JoinCycles, the last made first.
-func Unjoin(g Graph, move [4]int32) {
-	a, b, x, e := move[0], move[1], move[2], move[3]
-	g.Relink(a, x, b)
-	g.Relink(b, e, a)
-	g.Relink(x, a, e)
-	g.Relink(e, b, x)
 }
 
 // cheapestJoin is the exchange of two edges that joins cycle small of g

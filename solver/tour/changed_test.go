@@ -77,8 +77,8 @@ func TestChanged(t *testing.T) {
 			d := func(a, b int32) int64 { return int64(max(a-b, b-a)) }
 			near := func(int32) []int32 { return all }
 			free := func(a, b int32) bool { return true }
-			_, costA, okA := JoinCycles(NewAdj(adj), len(want)-1, all, near, free, d)
-			_, costG, okG := JoinCycles(g, len(want)-1, all, near, free, d)
+			costA, okA := JoinCycles(NewAdj(adj), len(want)-1, all, near, free, d)
+			costG, okG := JoinCycles(g, len(want)-1, all, near, free, d)
 			if okA != okG || costA != costG {
 				t.Fatalf("trial %d: joined %v at %d, the adjacency %v at %d", trial, okG, costG, okA, costA)
 			}

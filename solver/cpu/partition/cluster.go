@@ -75,7 +75,7 @@ func (pr *partRun) clusterSchedule(gained bool) {
 // longer than clusterEdgeRatio times either end's nearest candidate, and
 // not fixed.
 func (pr *partRun) longEdge(a, b int32) bool {
-	if pr.fixed != nil && (pr.fixed[2*a] == b || pr.fixed[2*a+1] == b) {
+	if pr.fixedEdge(a, b) {
 		return false
 	}
 	k := pr.nb[0].K

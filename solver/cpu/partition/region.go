@@ -506,9 +506,7 @@ func (pr *partRun) rescue(left []int, deltas []int64) int64 {
 	g := tour.NewChanged(pr.t)
 	nb := pr.nb[0]
 	near := func(a int32) []int32 { return nb.List[int(a)*nb.K : int(a+1)*nb.K] }
-	free := func(a, b int32) bool {
-		return pr.fixed == nil || (pr.fixed[2*a] != b && pr.fixed[2*a+1] != b)
-	}
+	free := func(a, b int32) bool { return !pr.fixedEdge(a, b) }
 	var total int64
 	kept := false
 	for _, r := range left {
@@ -523,7 +521,7 @@ func (pr *partRun) rescue(left []int, deltas []int64) int64 {
 		ok := tour.Exchange(g, old, added)
 		var cost int64
 		if ok {
-			_, cost, ok = tour.JoinCycles(g, rescueJoins, sg.cities[:sg.m], near, free, pr.d.At)
+			cost, ok = tour.JoinCycles(g, rescueJoins, sg.cities[:sg.m], near, free, pr.d.At)
 		}
 		if ok && deltas[r]+cost < 0 {
 			total += deltas[r] + cost

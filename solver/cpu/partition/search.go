@@ -490,6 +490,11 @@ func newPartRun(r *Env, ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lis
 // them first were ahead.
 func clustered(near, quad float64) bool { return quad >= neighbor.ClusteredRatio*near && near > 0 }
 
+// fixedEdge reports whether (a, b) is one of the instance's fixed edges.
+func (pr *partRun) fixedEdge(a, b int32) bool {
+	return pr.fixed != nil && (pr.fixed[2*a] == b || pr.fixed[2*a+1] == b)
+}
+
 // listSum is the total distance from every city to its candidates in
 // nb, over at most neighbor.ClusteredSample cities evenly spaced by id:
 // from their cached distances nbd, or where the cache did not fit (nil)

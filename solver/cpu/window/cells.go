@@ -248,7 +248,7 @@ func join(in *solver.Instance, adj [][2]int32, members []int32, fixed map[[2]int
 	}
 	free := func(a, b int32) bool { return !fixed[[2]int32{min(a, b), max(a, b)}] }
 	d := func(a, b int32) int64 { return in.Dist(int(a), int(b)) }
-	_, _, ok := tour.JoinCycles(tour.NewAdj(adj), maxJoins, members, nearOf, free, d)
+	_, ok := tour.JoinCycles(tour.NewAdj(adj), maxJoins, members, nearOf, free, d)
 	return ok
 }
 
