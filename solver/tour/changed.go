@@ -50,7 +50,11 @@ func (g *Changed) Links(a int32) [2]int32 {
 
 // Relink makes a's neighbour from to (-1: none); false when from is not one.
 func (g *Changed) Relink(a, from, to int32) bool {
-	l := g.Links(a)
+	prev, had := g.over[a]
+	l := prev
+	if !had {
+		l = g.base(a)
+	}
 	switch from {
 	case l[0]:
 		l[0] = to
@@ -59,7 +63,6 @@ func (g *Changed) Relink(a, from, to int32) bool {
 	default:
 		return false
 	}
-	prev, had := g.over[a]
 	g.undo = append(g.undo, changedLink{a, had, prev})
 	if b := g.base(a); l == b || l == [2]int32{b[1], b[0]} {
 		delete(g.over, a)

@@ -144,7 +144,7 @@ func (cs *clusterSub) fixEnds(pr *partRun) {
 	for j, a := range cs.of {
 		k := (j + 1) % m
 		b := cs.of[k]
-		if cs.inner[j] != int32(k) && (pr.fixed[2*a] == b || pr.fixed[2*a+1] == b) {
+		if cs.inner[j] != int32(k) && pr.fixedEdge(a, b) {
 			cs.edges = append(cs.edges, [2]int{j, k})
 		}
 	}

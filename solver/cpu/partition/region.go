@@ -504,8 +504,7 @@ func (pr *partRun) rescue(left []int, deltas []int64) int64 {
 		return 0
 	}
 	g := tour.NewChanged(pr.t)
-	nb := pr.nb[0]
-	near := func(a int32) []int32 { return nb.List[int(a)*nb.K : int(a+1)*nb.K] }
+	near := func(a int32) []int32 { return pr.nb[0].Of(int(a)) }
 	free := func(a, b int32) bool { return !pr.fixedEdge(a, b) }
 	var total int64
 	kept := false
