@@ -24,6 +24,10 @@ const (
 	// instance and no time for ascents of their own: a 10-s command leaves 9.5–9.8 s on 100,000 cities
 	// (docs/DECISIONS.md#window-lists).
 	GPUWindowsMinLimit = 9 * time.Second
+	// ShortWindowsLast is the latest hand-over to the windows, as a share of the limit, on limits below
+	// WindowsMinLimit (GPU auto's short runs), where their one round gains more than the partition search's last
+	// seconds would (docs/DECISIONS.md#short-windows-last).
+	ShortWindowsLast = 0.35
 )
 
 // The partition search's round slice by size: from PartSliceMinN cities PartSlicePerCity a city, up to twice

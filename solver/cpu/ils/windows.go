@@ -32,6 +32,9 @@ func (r *ilsRun) windowsStart() (time.Time, func()) {
 		return end, func() {}
 	}
 	o, limit := r.o.win, end.Sub(r.start)
+	if limit < strategy.WindowsMinLimit {
+		o.last = min(o.last, strategy.ShortWindowsLast)
+	}
 	first := r.start.Add(time.Duration(o.start * float64(limit)))
 	r.c.Deadline = r.start.Add(time.Duration(max(o.last, o.start) * float64(limit)))
 	if o.rate <= 0 {

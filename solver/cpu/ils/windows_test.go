@@ -70,6 +70,34 @@ func TestHandOver(t *testing.T) {
 	}
 }
 
+// TestLatestHandOver: the partition search hands over to the windows at the latest at half the limit, and at
+// strategy.ShortWindowsLast of it on limits below strategy.WindowsMinLimit; the run's own deadline is kept.
+func TestLatestHandOver(t *testing.T) {
+	in := uniformInstance(strategy.WindowsMinN, 31)
+	for _, c := range []struct {
+		limit time.Duration
+		share float64
+	}{{10 * time.Second, strategy.ShortWindowsLast}, {strategy.WindowsMinLimit, 0.5}, {60 * time.Second, 0.5}} {
+		o, err := ilsSpecs["auto"].Parse(in, solver.Params{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		ctx, cancel := context.WithDeadline(context.Background(), start.Add(c.limit))
+		r := &ilsRun{o: o, start: start, c: runctl.NewControl(ctx, solver.Params{}, 1, nil, start)}
+		r.plan.Windows = true
+		end, stop := r.windowsStart()
+		stop()
+		cancel()
+		if !end.Equal(start.Add(c.limit)) {
+			t.Errorf("limit %v: the run's deadline became %v after the start", c.limit, end.Sub(start))
+		}
+		if got, want := r.c.Deadline.Sub(start), time.Duration(c.share*float64(c.limit)); got != want {
+			t.Errorf("limit %v: the latest hand-over %v after the start, want %v", c.limit, got, want)
+		}
+	}
+}
+
 // TestGainWatch: a search gaining in bursts further apart than rateSpan,
 // faster than the rate on the whole, is not read as stalled between them
 // nor before its first; once its gains stop, or fall below the rate, it is.
