@@ -51,9 +51,10 @@ func (g *Changed) Links(a int32) [2]int32 {
 // Relink makes a's neighbour from to (-1: none); false when from is not one.
 func (g *Changed) Relink(a, from, to int32) bool {
 	prev, had := g.over[a]
+	b := g.base(a)
 	l := prev
 	if !had {
-		l = g.base(a)
+		l = b
 	}
 	switch from {
 	case l[0]:
@@ -64,7 +65,7 @@ func (g *Changed) Relink(a, from, to int32) bool {
 		return false
 	}
 	g.undo = append(g.undo, changedLink{a, had, prev})
-	if b := g.base(a); l == b || l == [2]int32{b[1], b[0]} {
+	if l == b || l == [2]int32{b[1], b[0]} {
 		delete(g.over, a)
 	} else {
 		g.over[a] = l
