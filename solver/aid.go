@@ -60,7 +60,8 @@ type AscentOptions struct {
 	Device OpenAscentDevice
 }
 
-// AlphaLists are K alpha-nearness candidates per city, row-major, with the ascent's figures.
+// AlphaLists are K alpha-nearness candidates per city, row-major, each row ranked by alpha-nearness as
+// bound.Result.AlphaCandidates lists it (not nearest first), with the ascent's figures.
 type AlphaLists struct {
 	K     int
 	List  []int32

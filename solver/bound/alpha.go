@@ -13,7 +13,8 @@ import (
 )
 
 // AlphaCandidates returns k candidates per city by alpha-nearness (Helsgaun 2000, 4.1): of 2k (at least 16) quadrant
-// neighbours, the k growing the final tree least, ties by weight, listed by distance.
+// neighbours, the k growing the final tree least, listed so (ties by weight, then city), as LKH ranks them, because
+// the 5-opt move follows only the first few of a row below its first step (docs/DECISIONS.md#alpha-rank).
 func (r Result) AlphaCandidates(k int) (*neighbor.Lists, error) {
 	return r.AlphaCandidatesContext(context.Background(), k)
 }
@@ -34,7 +35,7 @@ func (r Result) AlphaCandidatesContext(ctx context.Context, k int) (*neighbor.Li
 	lift := newPathMax(r.tree.parent, func(i, j int32) int64 {
 		return Precision*in.Dist(int(i), int(j)) + r.Pi[i] + r.Pi[j]
 	})
-	out := &neighbor.Lists{K: k, List: make([]int32, n*k)}
+	out := &neighbor.Lists{K: k, List: make([]int32, n*k), Ranked: true}
 	type cand struct {
 		alpha, w int64
 		j        int32
@@ -54,9 +55,6 @@ func (r Result) AlphaCandidatesContext(ctx context.Context, k int) (*neighbor.Li
 			for x := range row {
 				row[x] = cs[x].j
 			}
-			slices.SortFunc(row, func(a, b int32) int {
-				return cmp.Or(cmp.Compare(in.Dist(i, int(a)), in.Dist(i, int(b))), cmp.Compare(a, b))
-			})
 		}
 	})
 	if err != nil {

@@ -93,7 +93,8 @@ func TestSparseBoruvkaMatchesPrim(t *testing.T) {
 
 // Alpha-nearness: tree edges have α = 0, so every city's tree neighbours
 // are among its 5 alpha candidates whenever it has at most 5 of them,
-// and the path maximum agrees with a walk up the tree.
+// each row is ranked by α (ties by weight), and the path maximum agrees
+// with a walk up the tree.
 func TestAlphaCandidates(t *testing.T) {
 	in := randomInstance(1500, solver.Euc2D, 4)
 	res, err := Compute(context.Background(), in, Options{MaxPeriod: 50})
@@ -105,10 +106,13 @@ func TestAlphaCandidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if nb.K != k || nb.N() != in.N {
-		t.Fatalf("lists of %d×%d", nb.N(), nb.K)
+	if nb.K != k || nb.N() != in.N || !nb.Ranked {
+		t.Fatalf("lists of %d×%d, ranked %v", nb.N(), nb.K, nb.Ranked)
 	}
 	par := res.tree.parent
+	w := func(i, j int32) int64 { return Precision*in.Dist(int(i), int(j)) + res.Pi[i] + res.Pi[j] }
+	pm := newPathMax(par, w)
+	unlike := 0 // rows whose rank is not by distance
 	adj := make([][]int32, in.N)
 	for v, u := range par {
 		if u >= 0 {
@@ -119,10 +123,18 @@ func TestAlphaCandidates(t *testing.T) {
 	missing := 0
 	for i := range in.N {
 		row := nb.Of(i)
+		byDist := true
 		for x := 1; x < k; x++ {
-			if in.Dist(i, int(row[x-1])) > in.Dist(i, int(row[x])) {
-				t.Fatalf("city %d: list not ascending by distance", i)
+			a, b := int32(i), row[x-1]
+			alpha0, w0 := w(a, b)-pm.max(a, b), w(a, b)
+			alpha1, w1 := w(a, row[x])-pm.max(a, row[x]), w(a, row[x])
+			if alpha0 > alpha1 || alpha0 == alpha1 && w0 > w1 {
+				t.Fatalf("city %d: row %v not ranked by alpha (%d, %d before %d, %d)", i, row, alpha0, w0, alpha1, w1)
 			}
+			byDist = byDist && in.Dist(i, int(b)) <= in.Dist(i, int(row[x]))
+		}
+		if !byDist {
+			unlike++
 		}
 		if len(adj[i]) > k {
 			continue
@@ -136,8 +148,9 @@ func TestAlphaCandidates(t *testing.T) {
 	if missing > in.N/100 {
 		t.Errorf("%d tree neighbours missing from the alpha lists", missing)
 	}
-	w := func(i, j int32) int64 { return Precision*in.Dist(int(i), int(j)) + res.Pi[i] + res.Pi[j] }
-	pm := newPathMax(par, w)
+	if unlike == 0 {
+		t.Error("every row is nearest first: the rank by alpha is not exercised")
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 300 {
 		a, b := int32(rng.IntN(in.N)), int32(rng.IntN(in.N))

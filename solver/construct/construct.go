@@ -91,16 +91,26 @@ func nearestWithLists(ctx context.Context, in *problem.Instance, start int, nb *
 		if len(t)%checkEvery == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		skip := rng != nil && rng.Float64() < second // take the second unvisited candidate
-		next := -1
-		for _, c := range nb.Of(cur) { // nearest first
-			if left.Has(int(c)) {
-				next = int(c)
-				if !skip {
-					break
-				}
-				skip = false
+		// the nearest unvisited candidate, or the second nearest at share second, ties by city, whatever the rows' order
+		// (alpha lists are ranked otherwise)
+		near, second2 := -1, -1
+		var dNear, dSecond int64
+		for _, c32 := range nb.Of(cur) {
+			c := int(c32)
+			if c == near || c == second2 || !left.Has(c) {
+				continue
 			}
+			switch d := in.Dist(cur, c); {
+			case near < 0 || d < dNear || d == dNear && c < near:
+				second2, dSecond = near, dNear
+				near, dNear = c, d
+			case second2 < 0 || d < dSecond || d == dSecond && c < second2:
+				second2, dSecond = c, d
+			}
+		}
+		next := near
+		if rng != nil && rng.Float64() < second && second2 >= 0 {
+			next = second2 // take the second unvisited candidate
 		}
 		if next < 0 {
 			next = left.Nearest(cur)

@@ -227,7 +227,7 @@ func TestKeepFixed(t *testing.T) {
 // neighbour tour; with 3 % of the steps to the second-nearest candidate
 // it gives valid tours from the start city that differ between streams and
 // stay near the nearest-neighbour tour's length (far below a random
-// tour's); without lists it says so.
+// tour's), the same whatever the rows' order; without lists it says so.
 func TestRandomizedNearestNeighbor(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	in := testinst.Euc(3000, 1e6, rng)
@@ -257,6 +257,18 @@ func TestRandomizedNearestNeighbor(t *testing.T) {
 			t.Fatalf("stream %d: length %d, nearest neighbour %d, random %d", s, l, ln, lr)
 		}
 		prev = r
+	}
+	// rows in another rank than distance (alpha lists are) give the same tours
+	rev := &neighbor.Lists{K: nb.K, List: slices.Clone(nb.List), Ranked: true}
+	for c := range in.N {
+		slices.Reverse(rev.Of(c))
+	}
+	for s := uint64(1); s <= 2; s++ {
+		a, _ := RandomizedNearestNeighborContext(ctx, in, 17, nb, rand.New(rand.NewPCG(s, 2)), 0.03)
+		b, err := RandomizedNearestNeighborContext(ctx, in, 17, rev, rand.New(rand.NewPCG(s, 2)), 0.03)
+		if err != nil || !slices.Equal(a, b) {
+			t.Fatalf("stream %d: rows farthest first give another tour (err %v)", s, err)
+		}
 	}
 	if _, err := RandomizedNearestNeighborContext(ctx, in, 0, nil, rng, 0.03); err == nil {
 		t.Fatal("no candidate lists: no error")

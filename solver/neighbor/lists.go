@@ -13,9 +13,12 @@ import (
 type Lists struct {
 	K    int
 	List []int32
+	// Ranked is set when the rows are in the order of another rank than distance (alpha-nearness), so that a scan for
+	// a gain passes a candidate too far rather than ending at it.
+	Ranked bool
 }
 
-// Of returns city i's K candidates, nearest first (aliasing nb.List).
+// Of returns city i's K candidates, nearest first unless Ranked (aliasing nb.List).
 func (nb *Lists) Of(i int) []int32 { return nb.List[i*nb.K : (i+1)*nb.K : (i+1)*nb.K] }
 
 // N returns the number of cities the lists cover.

@@ -419,6 +419,7 @@ func (r *ilsRun) newSearches(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist
 			l = nbOdd
 		}
 		s := localsearch.New(d, l.List, l.K, t0)
+		s.SetRanked(l.Ranked)
 		r.o.configure(s)
 		s.CacheNeighborDists()
 		s.SetRand(newRNG(r.p.Seed, uint64(i)))
@@ -523,7 +524,7 @@ func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, e
 	res, berr := r.ascentBeside(ctx, opts, k, near != nil && r.o.kicks == 0)
 	var nb *neighbor.Lists
 	if berr == nil {
-		nb = &neighbor.Lists{K: res.K, List: res.List}
+		nb = &neighbor.Lists{K: res.K, List: res.List, Ranked: true}
 	} else if errors.Is(berr, context.DeadlineExceeded) && ctx.Err() == nil {
 		// Its share of the time was too short for a first 1-tree
 		// (or for the shared ascent to end): the nearest lists, the
@@ -651,7 +652,7 @@ func (r *ilsRun) alphaLater(ctx context.Context, opts solver.AscentOptions, k in
 			}
 			return
 		}
-		l := &neighbor.Lists{K: res.K, List: res.List}
+		l := &neighbor.Lists{K: res.K, List: res.List, Ranked: true}
 		la := alphaAccount(res.Stats)
 		la.DuringSearch = true
 		r.alpha.Store(&alphaLists{l: l, acc: la, stats: res.Stats})
@@ -676,6 +677,7 @@ func (r *ilsRun) takeAlpha() {
 	r.stats.AlphaListsAt = time.Since(r.start)
 	for _, s := range r.searches {
 		s.SetNeighbors(a.l.List, a.l.K, nil)
+		s.SetRanked(a.l.Ranked)
 		s.CacheNeighborDists()
 	}
 	if r.mg.base != nil {

@@ -29,7 +29,7 @@ func (r *ilsRun) descendTogether() bool {
 	ctx, cancel := c.SetupContext()
 	defer cancel()
 	s0nb, s0k := s0.Neighbors()
-	nb := &neighbor.Lists{K: s0k, List: s0nb}
+	nb := &neighbor.Lists{K: s0k, List: s0nb, Ranked: s0.Ranked()}
 	t, l, ok := partition.Descend(r.partEnv(), ctx, s0.Tour(), nb, s0.Dist())
 	if !ok {
 		return false

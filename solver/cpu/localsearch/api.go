@@ -45,6 +45,13 @@ func (s *Search) SetNeighbors(nb []int32, k int, nbd []int32) {
 	s.nb, s.k, s.nbd = nb, k, nbd
 }
 
+// SetRanked says whether the lists' rows are ranked by other than distance (alpha-nearness), so that a scan for a gain
+// passes a candidate too far rather than ending at it (neighbor.Lists.Ranked).
+func (s *Search) SetRanked(on bool) { s.ranked = on }
+
+// Ranked reports whether the lists are ranked by other than distance (SetRanked).
+func (s *Search) Ranked() bool { return s.ranked }
+
 // SetRand gives the search the random stream of its kicks and pivoting.
 func (s *Search) SetRand(r *runctl.Rand) { s.r = r }
 

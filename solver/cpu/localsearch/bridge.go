@@ -26,6 +26,9 @@ func (s *Search) tryBridge(t1 int32) bool {
 		for i, t3 := range nb {
 			g1 := d12 - s.nbDist(t2, i, t3)
 			if g1 <= 0 {
+				if s.ranked {
+					continue
+				}
 				break
 			}
 			t4 := next(t3)
@@ -86,6 +89,9 @@ func (s *Search) bridgeClose(G int64, a, l, lo, hi int32) bool {
 			for i, t7 := range nb {
 				g := G + duw - s.nbDist(t6, i, t7)
 				if g <= 0 {
+					if s.ranked {
+						continue
+					}
 					break
 				}
 				if !inArc(s.pos[t7], lo, hi) {

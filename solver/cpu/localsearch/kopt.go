@@ -143,7 +143,13 @@ func (s *Search) kStep(i int, G int64) bool {
 	tried := 0
 	for ci, c := range s.nb[int(last)*s.k : int(last)*s.k+s.k] {
 		g := G - s.nbDist(last, ci, c)
-		if g <= 0 || tried >= k.breadth[i-1] {
+		if tried >= k.breadth[i-1] {
+			break
+		}
+		if g <= 0 {
+			if s.ranked {
+				continue
+			}
 			break
 		}
 		if c == sl || c == pl {

@@ -16,8 +16,10 @@ type Search struct {
 	n    int
 	tour []int32 // position → city
 	pos  []int32 // city → position
-	nb   []int32 // k nearest of city c: nb[c*k : c*k+k]
+	nb   []int32 // k candidates of city c: nb[c*k : c*k+k], nearest first unless ranked (SetRanked)
 	k    int
+	// ranked: nb's rows are not nearest first, so a scan goes on past a candidate too far
+	ranked bool
 
 	length int64
 	moves  int64 // moves evaluated
@@ -475,6 +477,9 @@ func (s *Search) try2opt(t1 int32, out *[]lsMove) bool {
 		for i, t3 := range nb {
 			d13 := s.nbDist(t1, i, t3)
 			if d13 >= d12 {
+				if s.ranked {
+					continue
+				}
 				break
 			}
 			var t4 int32
@@ -574,6 +579,9 @@ func (s *Search) tryInsert(seg *orSeg, out *[]lsMove) bool {
 		for i, x := range s.nb[int(e)*s.k : int(e)*s.k+s.k] {
 			dex := s.nbDist(e, i, x)
 			if dex >= seg.g {
+				if s.ranked {
+					continue
+				}
 				break
 			}
 			if seg.contains(s.pos[x]) {
@@ -630,7 +638,13 @@ func (s *Search) try3opt(t1 int32, pure bool) bool {
 		tried := 0
 		for i, t3 := range s.nb[int(t2)*s.k : int(t2)*s.k+s.k] {
 			g1 := d12 - s.nbDist(t2, i, t3)
-			if g1 <= 0 || tried >= breadth3 {
+			if tried >= breadth3 {
+				break
+			}
+			if g1 <= 0 {
+				if s.ranked {
+					continue
+				}
 				break
 			}
 			if t3 == t1 || t3 == s.succ(t2) || t3 == s.pred(t2) {
@@ -693,7 +707,13 @@ func (s *Search) tryOr3(t1, t2, t3 int32, fwd bool, g1 int64) bool {
 	tried := 0
 	for i, t5 := range s.nb[int(t4)*s.k : int(t4)*s.k+s.k] {
 		g := g2 - s.nbDist(t4, i, t5)
-		if g <= 0 || tried >= breadth3 {
+		if tried >= breadth3 {
+			break
+		}
+		if g <= 0 {
+			if s.ranked {
+				continue
+			}
 			break
 		}
 		if !inSeg(t5) {
@@ -798,7 +818,13 @@ func (s *Search) close3optVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
 	breadth := extendBreadth[0]
 	for i, t5 := range s.nb[int(t4)*s.k : int(t4)*s.k+s.k] {
 		g := g2 - s.nbDist(t4, i, t5)
-		if g <= 0 || tried >= breadth {
+		if tried >= breadth {
+			break
+		}
+		if g <= 0 {
+			if s.ranked {
+				continue
+			}
 			break
 		}
 		if t5 == t1 || t5 == nx4 {

@@ -368,3 +368,39 @@ func TestReverseSplit(t *testing.T) {
 		t.Fatal("the reversals changed nothing")
 	}
 }
+
+// TestRankedRows: on rows not nearest first (here farthest first), a search told they are ranked scans past a
+// candidate too far, so its 2-opt descent ends with no improving 2-opt move between a city and any of its candidates.
+func TestRankedRows(t *testing.T) {
+	in := uniformInstance(400, 9)
+	nb := neighbor.Nearest(in, 8)
+	for c := range in.N {
+		slices.Reverse(nb.Of(c))
+	}
+	d := tour.NewDist(in)
+	r := newRNG(9, 0)
+	s := New(d, nb.List, nb.K, r.RandomTour(in.N))
+	s.SetRanked(true)
+	for l := int64(-1); l != s.length; {
+		l = s.length
+		s.PushAll()
+		s.Optimize(func() bool { return false })
+	}
+	checkLS(t, s, in, "descent")
+	for t1 := range int32(in.N) {
+		for _, t2 := range [2]int32{s.succ(t1), s.pred(t1)} {
+			for _, t3 := range nb.Of(int(t1)) {
+				t4 := s.succ(t3)
+				if t2 == s.pred(t1) {
+					t4 = s.pred(t3)
+				}
+				if t3 == t2 || t4 == t1 {
+					continue
+				}
+				if gain := d.At(t1, t2) + d.At(t3, t4) - d.At(t1, t3) - d.At(t2, t4); gain > 0 {
+					t.Fatalf("2-opt move %d-%d, %d-%d gains %d after the descent", t1, t2, t3, t4, gain)
+				}
+			}
+		}
+	}
+}

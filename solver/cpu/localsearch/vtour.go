@@ -155,7 +155,13 @@ func (s *Search) extendVirtual(v *vtour, t1, t2, t3, t4, last int32, g2 int64, l
 	fwd := false
 	for i, t5 := range s.nb[int(last)*s.k : int(last)*s.k+s.k] {
 		g := g2 - s.nbDist(last, i, t5)
-		if g <= 0 || tried >= breadth {
+		if tried >= breadth {
+			break
+		}
+		if g <= 0 {
+			if s.ranked {
+				continue
+			}
 			break
 		}
 		if nx < 0 {

@@ -470,6 +470,7 @@ func newPartRun(r *Env, ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lis
 		return pr // no descent over the whole tour (step), nor its state
 	}
 	g := localsearch.New(d, nb.List, nb.K, pr.t)
+	g.SetRanked(nb.Ranked)
 	pr.gnbd[0] = localsearch.NeighborDists(d, nb.List, n, nb.K, nil)
 	pr.gnbd[1] = pr.gnbd[0]
 	if nbOdd != nb {
@@ -1083,6 +1084,8 @@ func (pr *partRun) load(wk int, sg *partSeg) *ls {
 	// the segment's lists are new every round: LoadPath caches their
 	// distances again
 	s := pr.ls[wk].LoadPath(sg.d, sg.nb[:sg.m*sg.k], sg.k, sg.m)
+	// rows filtered from ranked lists keep their rank
+	s.SetRanked(pr.nb[0].Ranked || pr.nb[1].Ranked)
 	pr.ls[wk] = s
 	return s
 }
@@ -1136,6 +1139,7 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 		l, all = 1, pr.round%2 == 0
 	}
 	g.SetNeighbors(pr.nb[l].List, pr.nb[l].K, pr.gnbd[l])
+	g.SetRanked(pr.nb[l].Ranked)
 	g.LoadLength(pr.t, pr.length)
 	for _, part := range [2][]int32{pr.t[from:], pr.t[:from]} {
 		for _, ct := range part {

@@ -23,6 +23,7 @@ type searcher struct {
 	d        *tour.Dist
 	nb, nbd  []int32
 	k        int
+	ranked   bool // nb are alpha lists, ranked by alpha-nearness
 	moves    localsearch.MoveSet
 	deep     bool // the 5-opt move, each search with its own state
 	maxSeg   int
@@ -39,7 +40,7 @@ func newSearcher(ctx context.Context, in *solver.Instance, w int, alpha *alphaCa
 	}
 	if ls.Lists == strategy.Alpha {
 		if l, aerr := alpha.Alpha(ctx, in, ls.Neighbors, solver.AscentOptions{}); aerr == nil {
-			s.nb, s.k = l.List, l.K
+			s.nb, s.k, s.ranked = l.List, l.K, true
 		} else if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -68,6 +69,7 @@ func (s *searcher) improve(ctx context.Context, i int, start []int32, seed uint6
 		}
 		ls.SetMoves(m)
 		ls.SetNeighbors(s.nb, s.k, s.nbd)
+		ls.SetRanked(s.ranked)
 		ls.SetFixed(s.in.FixedEdges)
 		s.searches[i] = ls
 	} else {

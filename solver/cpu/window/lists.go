@@ -1,7 +1,6 @@
 package window
 
 import (
-	"cmp"
 	"context"
 	"slices"
 
@@ -10,7 +9,8 @@ import (
 )
 
 // cellLists answers a window's request for alpha lists from the whole instance's (docs/DECISIONS.md#window-lists): each
-// city keeps its alpha candidates that lie inside the window and is filled up with its nearest window cities.
+// city keeps its alpha candidates that lie inside the window, in their rank, and is filled up with its nearest window
+// cities after them.
 type cellLists struct {
 	whole  *solver.AlphaLists
 	cities []int  // the window's cities in the whole instance
@@ -22,7 +22,7 @@ var _ solver.Ascents = cellLists{}
 // Underway is false: the lists are there at once.
 func (cellLists) Underway(*solver.Instance, solver.AscentOptions) bool { return false }
 
-// Alpha returns k candidates per city of sub, the window of l.cities, listed by distance as an ascent's are.
+// Alpha returns k candidates per city of sub, the window of l.cities, ranked as an ascent's are.
 func (l cellLists) Alpha(ctx context.Context, sub *solver.Instance, k int, _ solver.AscentOptions) (solver.AlphaLists, error) {
 	local := make(map[int32]int32, len(l.cities))
 	for a, c := range l.cities {
@@ -46,9 +46,6 @@ func (l cellLists) Alpha(ctx context.Context, sub *solver.Instance, k int, _ sol
 				row = append(row, b)
 			}
 		}
-		slices.SortFunc(row, func(x, y int32) int {
-			return cmp.Or(cmp.Compare(sub.Dist(a, int(x)), sub.Dist(a, int(y))), cmp.Compare(x, y))
-		})
 	}
 	if l.took != nil {
 		l.took()

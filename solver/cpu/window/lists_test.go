@@ -22,11 +22,15 @@ func wholeAlpha(t *testing.T, in *solver.Instance) *solver.AlphaLists {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !l.Ranked {
+		t.Fatal("alpha lists not marked ranked")
+	}
 	return &solver.AlphaLists{K: l.K, List: l.List}
 }
 
 // TestCellLists checks a window's lists taken from the whole instance's: each city keeps its alpha candidates inside
-// the window, is filled up with its nearest window cities, never lists itself or one city twice, and lists by distance.
+// the window first, in the whole list's rank, is filled up after them with its nearest window cities by distance, and
+// never lists itself or one city twice.
 func TestCellLists(t *testing.T) {
 	in := uniform(600, 3)
 	whole := wholeAlpha(t, in)
@@ -55,17 +59,19 @@ func TestCellLists(t *testing.T) {
 			if int(b) == a || b < 0 || int(b) >= sub.N || slices.Contains(row[:x], b) {
 				t.Fatalf("city %d's row %v: itself, outside the window or twice", a, row)
 			}
-			if x > 0 && sub.Dist(a, int(row[x-1])) > sub.Dist(a, int(b)) {
-				t.Fatalf("city %d's row %v is not by distance", a, row)
-			}
 		}
 		want := 0
 		for _, g := range whole.List[c*5 : (c+1)*5] {
 			if b, ok := local[int(g)]; ok {
-				want++
-				if !slices.Contains(row, b) {
-					t.Fatalf("city %d's row %v lacks its alpha candidate %d (whole %d)", a, row, b, g)
+				if row[want] != b {
+					t.Fatalf("city %d's row %v: position %d is not its alpha candidate %d (whole %d) in rank", a, row, want, b, g)
 				}
+				want++
+			}
+		}
+		for x := want + 1; x < len(row); x++ {
+			if sub.Dist(a, int(row[x-1])) > sub.Dist(a, int(row[x])) {
+				t.Fatalf("city %d's row %v: the fill-ups after position %d are not by distance", a, row, want)
 			}
 		}
 		// the rest are its nearest window cities not already listed
