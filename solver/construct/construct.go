@@ -91,26 +91,10 @@ func nearestWithLists(ctx context.Context, in *problem.Instance, start int, nb *
 		if len(t)%checkEvery == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		// the nearest unvisited candidate, or the second nearest at share second, ties by city, whatever the rows' order
-		// (alpha lists are ranked otherwise)
-		near, second2 := -1, -1
-		var dNear, dSecond int64
-		for _, c32 := range nb.Of(cur) {
-			c := int(c32)
-			if c == near || c == second2 || !left.Has(c) {
-				continue
-			}
-			switch d := in.Dist(cur, c); {
-			case near < 0 || d < dNear || d == dNear && c < near:
-				second2, dSecond = near, dNear
-				near, dNear = c, d
-			case second2 < 0 || d < dSecond || d == dSecond && c < second2:
-				second2, dSecond = c, d
-			}
-		}
+		near, second2 := nearestTwo(in, cur, nb.Of(cur), left, nb.Ranked)
 		next := near
 		if rng != nil && rng.Float64() < second && second2 >= 0 {
-			next = second2 // take the second unvisited candidate
+			next = second2 // take the second nearest unvisited candidate
 		}
 		if next < 0 {
 			next = left.Nearest(cur)
@@ -120,6 +104,34 @@ func nearestWithLists(ctx context.Context, in *problem.Instance, start int, nb *
 		t = append(t, cur)
 	}
 	return t, nil
+}
+
+// nearestTwo returns the nearest and second-nearest unvisited candidates of cur in row (-1: none): the row's first two
+// when it is nearest first, else by distance, ties by city, as a ranked row's order (alpha lists) says nothing of it.
+func nearestTwo(in *problem.Instance, cur int, row []int32, left *neighbor.PointSet, ranked bool) (int, int) {
+	near, second := -1, -1
+	var dNear, dSecond int64
+	for _, c32 := range row {
+		c := int(c32)
+		if !left.Has(c) || ranked && (c == near || c == second) {
+			continue
+		}
+		if !ranked {
+			if near >= 0 {
+				return near, c
+			}
+			near = c
+			continue
+		}
+		switch d := in.Dist(cur, c); {
+		case near < 0 || d < dNear || d == dNear && c < near:
+			second, dSecond = near, dNear
+			near, dNear = c, d
+		case second < 0 || d < dSecond || d == dSecond && c < second:
+			second, dSecond = c, d
+		}
+	}
+	return near, second
 }
 
 // candEdge is a candidate edge for Greedy.

@@ -79,7 +79,7 @@ func (s *search) members(ctx context.Context, epoch int, until time.Time) ([][]i
 	tours := make([][]int32, s.o.GA)
 	lens := make([]int64, s.o.GA)
 	work := make([][2]int64, s.o.GA) // each descent's moves and steps
-	near := &neighbor.Lists{K: s.srch.k, List: s.srch.nb}
+	near := &neighbor.Lists{K: s.srch.k, List: s.srch.nb, Ranked: s.srch.ranked}
 	var wg sync.WaitGroup
 	for w := range s.w {
 		wg.Add(1)
