@@ -324,6 +324,7 @@ type partSeg struct {
 	d       *tour.Dist
 	nb      []int32
 	k       int
+	ranked  bool // nb's rows keep a ranked list's order (neighbor.Lists.Ranked), not nearest first
 	edges   [][2]int
 	// region rounds (region.go): virt[j] tells whether the pair of
 	// local cities j, j+1 (m-1, 0 for the last) is a virtual edge; first
@@ -874,6 +875,8 @@ func (pr *partRun) restrict(i int) {
 	sg.k = k
 	sg.nb = grow(sg.nb, sg.m*k)
 	from, first := pr.restrictFrom(i)
+	// only rows filtered from one list keep its order (segCands sorts the others by distance)
+	sg.ranked = from[1] == from[0] && !first && from[0].Ranked
 	buf := make([]segCand, 0, 2*k+pr.nb[1].K)
 	for j := range sg.m {
 		ct := sg.cities[j]
@@ -1084,8 +1087,7 @@ func (pr *partRun) load(wk int, sg *partSeg) *ls {
 	// the segment's lists are new every round: LoadPath caches their
 	// distances again
 	s := pr.ls[wk].LoadPath(sg.d, sg.nb[:sg.m*sg.k], sg.k, sg.m)
-	// rows filtered from ranked lists keep their rank
-	s.SetRanked(pr.nb[0].Ranked || pr.nb[1].Ranked)
+	s.SetRanked(sg.ranked)
 	pr.ls[wk] = s
 	return s
 }
